@@ -1,0 +1,104 @@
+"""All settings in one place: a dataclass filled from flags and environment.
+
+Precedence: command-line flag > environment variable > default.  Every stage
+receives the same :class:`Config`; nothing else reads the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping
+
+DEFAULT_GROQ_MODEL = "llama-3.1-8b-instant"
+
+
+@dataclass
+class Config:
+    # --- speech -------------------------------------------------------------
+    asr_model: str = "embedded"  # "embedded" (tiny.en shipped on PyPI), a name, or a directory
+    asr_threads: int = 0  # 0: all cores
+    asr_language: str = "en"
+    asr_step_s: float = 0.5  # how much new audio triggers another decode while speaking
+    asr_max_window_s: float = 12.0  # hard cap on the decoded window
+    vad_threshold: float = 0.5
+    vad_min_silence_ms: int = 400  # silence that ends an utterance (flush as final)
+    vad_pause_ms: int = 200  # shorter pause: commit what is before it
+
+    # --- ingest -------------------------------------------------------------
+    realtime: bool | None = None  # None: on for URLs and stdin, off for files
+
+    # --- language model -----------------------------------------------------
+    llm: str = "auto"  # auto | groq | openai | local | none
+    llm_model: str = ""  # model name (groq/openai) or GGUF path (local); "" picks the default
+    llm_base_url: str = ""
+    llm_api_key: str = ""
+    llm_max_in_flight: int = 0  # 0: backend default (1 for local)
+    llm_preempt: bool = True  # new context cancels the running generation
+    llm_heartbeat_s: float = 20.0
+    llm_context_tokens: int = 0  # 0: backend default
+    llm_max_tokens: int = 256
+    llm_samples: int = 1
+    llm_refine: int = 0
+    llm_threads: int = 0
+    groq_api_key: str = ""
+    groq_base_url: str = ""
+
+    # --- vision -------------------------------------------------------------
+    vision: bool = True
+    vision_base_fps: float = 1.0
+    vision_idle_fps: float = 0.2
+    vision_images_per_min: int = 6
+
+    # --- server -------------------------------------------------------------
+    host: str = "127.0.0.1"
+    port: int = 8080
+    token: str = ""
+    allowed_origins: list[str] = field(default_factory=list)
+    ice_servers: list[str] = field(default_factory=list)
+    max_sessions: int = 8
+    max_viewers: int = 32
+    max_message_bytes: int = 1 << 20
+
+    # --- output -------------------------------------------------------------
+    format: str = "auto"  # auto | text | jsonl
+    log_level: str = "WARNING"
+
+    @classmethod
+    def from_sources(
+        cls, flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None
+    ) -> Config:
+        """Build a config: flags (None means "not given") over ``STREAMTWIN_*`` env over defaults."""
+        env = os.environ if env is None else env
+        flags = flags or {}
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            default = getattr(cls(), f.name)
+            raw = env.get(f"STREAMTWIN_{f.name.upper()}")
+            if raw is not None:
+                values[f.name] = _coerce(raw, default)
+            if flags.get(f.name) is not None:
+                values[f.name] = flags[f.name]
+        cfg = cls(**values)
+        # The providers' own variables, as their SDKs document them.
+        cfg.groq_api_key = cfg.groq_api_key or env.get("GROQ_API_KEY", "")
+        cfg.groq_base_url = cfg.groq_base_url or env.get("GROQ_BASE_URL", "")
+        cfg.llm_api_key = cfg.llm_api_key or env.get("OPENAI_API_KEY", "")
+        cfg.llm_base_url = cfg.llm_base_url or env.get("OPENAI_BASE_URL", "")
+        return cfg
+
+    @property
+    def threads(self) -> int:
+        return self.asr_threads or os.cpu_count() or 1
+
+
+def _coerce(raw: str, default: Any) -> Any:
+    if isinstance(default, bool) or default is None:
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int):
+        return int(raw)
+    if isinstance(default, float):
+        return float(raw)
+    if isinstance(default, list):
+        return [part.strip() for part in raw.split(",") if part.strip()]
+    return raw

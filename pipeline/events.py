@@ -1,0 +1,209 @@
+"""Typed pipeline events: the only currency between stages and outputs.
+
+Every event serialises to one flat JSON object: the envelope (``v``, ``type``,
+``session``, ``seq``, ``wall``, ``media_time``) plus the event's own fields at
+the top level.  The same objects go to the terminal, to JSONL and to browsers,
+so a consumer needs exactly one parser (:func:`from_dict`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+SCHEMA_VERSION = 1
+
+ENVELOPE_FIELDS = ("v", "type", "session", "seq", "wall", "media_time")
+
+_REGISTRY: dict[str, type[Event]] = {}
+
+
+class EventSchemaError(ValueError):
+    """A JSON object that is not a valid event of a known type."""
+
+
+@dataclass(kw_only=True)
+class Event:
+    """Envelope shared by every event; subclasses add their own fields."""
+
+    type: ClassVar[str] = ""
+    session: str = ""
+    seq: int = 0
+    wall: float = 0.0
+    media_time: float | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.type:
+            _REGISTRY[cls.type] = cls
+
+    def to_dict(self) -> dict[str, Any]:
+        body = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out: dict[str, Any] = {"v": SCHEMA_VERSION, "type": self.type}
+        out.update(body)
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+
+def event_types() -> dict[str, type[Event]]:
+    return dict(_REGISTRY)
+
+
+def from_dict(data: dict[str, Any]) -> Event:
+    """Parse one event object; raises :class:`EventSchemaError` on anything off."""
+    if not isinstance(data, dict):
+        raise EventSchemaError("an event is a JSON object")
+    if data.get("v") != SCHEMA_VERSION:
+        raise EventSchemaError(f"unsupported event schema version {data.get('v')!r}")
+    cls = _REGISTRY.get(data.get("type"))  # type: ignore[arg-type]
+    if cls is None:
+        raise EventSchemaError(f"unknown event type {data.get('type')!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = set(data) - names - {"v", "type"}
+    if unknown:
+        raise EventSchemaError(f"{cls.type}: unknown fields {sorted(unknown)}")
+    try:
+        return cls(**{k: v for k, v in data.items() if k in names})
+    except TypeError as exc:
+        raise EventSchemaError(f"{cls.type}: {exc}") from None
+
+
+def from_json(line: str) -> Event:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise EventSchemaError(f"not JSON: {exc}") from None
+    return from_dict(data)
+
+
+# --- session lifecycle -------------------------------------------------------
+
+
+@dataclass(kw_only=True)
+class SessionStarted(Event):
+    type: ClassVar[str] = "session.started"
+    source: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class SessionEnded(Event):
+    """``stats`` holds audio_s, processing_s and rtf (processing / audio)."""
+
+    type: ClassVar[str] = "session.ended"
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class Error(Event):
+    """Something went wrong; ``fatal`` says whether the session ends because of it."""
+
+    type: ClassVar[str] = "error"
+    code: str
+    message: str
+    fatal: bool = False
+
+
+@dataclass(kw_only=True)
+class Progress(Event):
+    """How far a finite source has been processed (for progress bars)."""
+
+    type: ClassVar[str] = "progress"
+    position: float
+    duration: float | None = None
+
+
+# --- speech ------------------------------------------------------------------
+
+
+@dataclass(kw_only=True)
+class TranscriptPartial(Event):
+    """The uncommitted tail: may still change; replaces the previous partial."""
+
+    type: ClassVar[str] = "transcript.partial"
+    text: str
+    start: float
+
+
+@dataclass(kw_only=True)
+class TranscriptFinal(Event):
+    """Committed text; never revised.  ``words`` carries [text, start, end] triples."""
+
+    type: ClassVar[str] = "transcript.final"
+    text: str
+    start: float
+    end: float
+    words: list[list[Any]] = field(default_factory=list)
+
+
+# --- language model ----------------------------------------------------------
+
+
+@dataclass(kw_only=True)
+class AssistantStarted(Event):
+    """A generation began; ``trigger`` says why (final, heartbeat, scene, question)."""
+
+    type: ClassVar[str] = "assistant.started"
+    generation: int
+    trigger: str
+    backend: str = ""
+    model: str = ""
+
+
+@dataclass(kw_only=True)
+class AssistantDelta(Event):
+    type: ClassVar[str] = "assistant.delta"
+    generation: int
+    text: str
+
+
+@dataclass(kw_only=True)
+class AssistantDone(Event):
+    """End of a generation; a cancelled one is not an answer."""
+
+    type: ClassVar[str] = "assistant.done"
+    generation: int
+    ttft_ms: float | None = None
+    tokens: int = 0
+    tokens_per_s: float | None = None
+    cancelled: bool = False
+    reason: str = ""
+
+
+@dataclass(kw_only=True)
+class TwinState(Event):
+    """The whole digital twin; sent first and to late joiners."""
+
+    type: ClassVar[str] = "twin.state"
+    version: int
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class TwinPatch(Event):
+    """RFC 6902 JSON Patch from ``version - 1`` to ``version``; ``why`` explains the pick."""
+
+    type: ClassVar[str] = "twin.patch"
+    version: int
+    patch: list[dict[str, Any]] = field(default_factory=list)
+    why: dict[str, Any] = field(default_factory=dict)
+
+
+# --- vision ------------------------------------------------------------------
+
+
+@dataclass(kw_only=True)
+class VisionObservation(Event):
+    """A sampled frame worth attention: kind is scene_change, motion or keyframe."""
+
+    type: ClassVar[str] = "vision.observation"
+    kind: str
+    score: float
+    thumbnail: str = ""
+    width: int = 0
+    height: int = 0
+    note: str = ""

@@ -1,0 +1,129 @@
+"""A session: one event stream fed by one source through the stages.
+
+``streamtwin run`` and ``streamtwin serve`` build the same :class:`Session`;
+only where media comes from (a :class:`~pipeline.ingest.MediaReader` or a WebRTC
+track) and who listens to the bus (terminal, JSONL, websockets) differ.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+import uuid
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from .bus import EventBus
+from .config import Config
+from .events import Error, Event, Progress, SessionEnded, SessionStarted, TranscriptFinal, TranscriptPartial
+from .ingest import AudioChunk, IngestError, MediaReader
+from .speech import SpeechStage
+
+log = logging.getLogger(__name__)
+
+RECENT_FINALS = 200  # transcript lines a late viewer receives
+
+
+@functools.lru_cache(maxsize=1)
+def model_executor() -> ThreadPoolExecutor:
+    """The one bounded pool for CPU-heavy model calls, shared by every session."""
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="model")
+
+
+class Session:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        source: str,
+        realtime: bool,
+        session_id: str | None = None,
+        backend: Any = None,
+    ):
+        self.config = config
+        self.id = session_id or uuid.uuid4().hex[:12]
+        self.source = source
+        self.realtime = realtime
+        self.bus = EventBus(self.id)
+        self.speech = SpeechStage(config, self.bus.emit, model_executor(), wait_for_decodes=not realtime)
+        self.backend = backend
+        self._recent: deque[Event] = deque(maxlen=RECENT_FINALS)
+        self._partial: TranscriptPartial | None = None
+        self._started_at = time.perf_counter()
+        self._ended = False
+        self.bus.subscribe(self._remember)
+
+    async def start(self) -> None:
+        self._started_at = time.perf_counter()
+        self.bus.emit(
+            SessionStarted(
+                source=self.source,
+                options={"realtime": self.realtime, "asr_model": self.config.asr_model, "llm": self.config.llm},
+                media_time=0.0,
+            )
+        )
+
+    async def push_audio(self, samples: np.ndarray) -> None:
+        """16 kHz mono float32, in order."""
+        await self.speech.push(samples)
+
+    def error(self, code: str, message: str, *, fatal: bool = False) -> None:
+        self.bus.emit(Error(code=code, message=message, fatal=fatal, media_time=self.speech.audio_seconds))
+
+    async def end(self) -> dict[str, Any]:
+        """Flush speech (nothing heard is lost) and emit ``session.ended`` with stats."""
+        if self._ended:
+            return {}
+        self._ended = True
+        await self.speech.finish()
+        audio_s = self.speech.audio_seconds
+        stats = {
+            "audio_s": round(audio_s, 3),
+            "processing_s": round(self.speech.decode_seconds, 3),
+            "wall_s": round(time.perf_counter() - self._started_at, 3),
+            "rtf": round(self.speech.decode_seconds / audio_s, 4) if audio_s else None,
+            "decodes": self.speech.decodes,
+        }
+        self.bus.emit(SessionEnded(stats=stats, media_time=round(audio_s, 3)))
+        return stats
+
+    def snapshot(self) -> list[Event]:
+        """What a late viewer needs before live events: recent finals and the current partial."""
+        events = list(self._recent)
+        if self._partial is not None and self._partial.text:
+            events.append(self._partial)
+        return events
+
+    def _remember(self, event: Event) -> None:
+        if isinstance(event, TranscriptFinal):
+            self._recent.append(event)
+        elif isinstance(event, TranscriptPartial):
+            self._partial = event
+
+
+async def run_reader(session: Session, reader: MediaReader) -> bool:
+    """Pump one reader through a session; returns False when the source failed."""
+    await session.start()
+    last_progress = 0.0
+    ok = True
+    try:
+        async for item in reader.items():
+            if isinstance(item, AudioChunk):
+                await session.push_audio(item.samples)
+                now = time.monotonic()
+                if reader.duration and now - last_progress >= 0.5:
+                    last_progress = now
+                    session.bus.emit(
+                        Progress(position=round(item.time, 2), duration=round(reader.duration, 2), media_time=item.time)
+                    )
+    except IngestError as exc:
+        ok = False
+        session.error(exc.code, exc.message, fatal=True)
+    finally:
+        reader.close()
+        await session.end()
+    return ok

@@ -1,0 +1,189 @@
+"""The streaming-agreement policy and the endpointer, driven with scripted inputs (no model)."""
+
+from __future__ import annotations
+
+from pipeline.events import TranscriptFinal, TranscriptPartial
+from pipeline.policy.agreement import LocalAgreement, StreamingTranscriber, Word
+from pipeline.policy.endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
+
+WINDOW = 0.032
+
+
+def words(*spec: tuple[str, float, float]) -> list[Word]:
+    return [Word(f" {t}", s, e) for t, s, e in spec]
+
+
+def feed_vad(policy: StreamingTranscriber, start: float, end: float, prob: float) -> None:
+    t = start
+    while t < end - 1e-9:
+        policy.on_audio(t + WINDOW)
+        policy.on_vad(prob, t, t + WINDOW)
+        t += WINDOW
+
+
+# --- LocalAgreement ------------------------------------------------------------
+
+
+def test_commits_only_the_prefix_two_hypotheses_agree_on():
+    agreement = LocalAgreement()
+    assert agreement.insert(words(("the", 0.0, 0.2), ("budget", 0.2, 0.6))) == []
+    agreed = agreement.insert(words(("the", 0.0, 0.2), ("budget", 0.2, 0.6), ("report", 0.6, 1.0)))
+    assert [w.key for w in agreed] == ["the", "budget"]
+    assert [w.key for w in agreement.hypothesis] == ["report"]
+
+
+def test_disagreement_commits_nothing_and_replaces_hypothesis():
+    agreement = LocalAgreement()
+    agreement.insert(words(("ali", 0.0, 0.3), ("will", 0.3, 0.5)))
+    assert agreement.insert(words(("alice", 0.0, 0.3), ("will", 0.3, 0.5))) == []
+    agreed = agreement.insert(words(("Alice", 0.0, 0.3), ("will", 0.3, 0.5), ("send", 0.5, 0.8)))
+    assert [w.key for w in agreed] == ["alice", "will"]
+
+
+def test_agreement_ignores_case_and_punctuation():
+    agreement = LocalAgreement()
+    agreement.insert(words(("Friday.", 1.0, 1.4)))
+    assert [w.key for w in agreement.insert(words(("friday", 1.0, 1.4)))] == ["friday"]
+
+
+def test_words_heard_again_after_the_commit_point_are_not_committed_twice():
+    agreement = LocalAgreement()
+    agreement.insert(words(("we", 0.0, 0.2), ("decided", 0.2, 0.6), ("to", 0.6, 0.7)))
+    agreement.insert(words(("we", 0.0, 0.2), ("decided", 0.2, 0.6), ("to", 0.6, 0.7), ("move", 0.7, 1.0)))
+    # the next window re-reads "to" with a slightly later timestamp
+    agreed = agreement.insert(words(("to", 0.62, 0.72), ("move", 0.72, 1.0), ("it", 1.0, 1.1)))
+    assert [w.key for w in agreed] == ["move"]
+    agreed = agreement.insert(words(("to", 0.62, 0.72), ("move", 0.72, 1.0), ("it", 1.0, 1.1)))
+    assert [w.key for w in agreed] == ["it"]
+    assert [w.key for w in agreement.committed] == ["we", "decided", "to", "move", "it"]
+
+
+def test_prompt_holds_only_text_before_the_window():
+    agreement = LocalAgreement()
+    agreement.insert(words(("one", 0.0, 0.5), ("two", 0.5, 1.0), ("three", 1.0, 1.5)))
+    agreement.commit_all()
+    assert agreement.prompt(before=1.0) == "one two"
+
+
+# --- Endpointer ----------------------------------------------------------------
+
+
+def run_endpointer(endpointer: Endpointer, pattern: list[tuple[float, float]]) -> list[object]:
+    edges, t = [], 0.0
+    for prob, duration in pattern:
+        for _ in range(round(duration / WINDOW)):
+            edges += endpointer.push(prob, t, t + WINDOW)
+            t += WINDOW
+    return edges
+
+
+def test_endpointer_reports_start_pause_and_end_once_each():
+    edges = run_endpointer(Endpointer(pause_s=0.2, end_s=0.4), [(0.0, 0.32), (0.9, 1.0), (0.1, 0.64)])
+    kinds = [type(e) for e in edges]
+    assert kinds == [SpeechStart, SpeechPause, SpeechEnd]
+    assert abs(edges[0].time - (0.32 - 0.15)) < 1e-6  # padded backwards
+    assert abs(edges[2].time - edges[1].time) < 1e-6  # both mark where the silence began
+
+
+def test_endpointer_short_dip_is_not_a_pause():
+    edges = run_endpointer(Endpointer(pause_s=0.2), [(0.9, 0.5), (0.1, 0.096), (0.9, 0.5)])
+    assert [type(e) for e in edges] == [SpeechStart]
+
+
+def test_endpointer_ignores_a_click():
+    edges = run_endpointer(Endpointer(min_speech_s=0.1), [(0.9, 0.032), (0.0, 1.0)])
+    assert [type(e) for e in edges] == [SpeechStart]  # started, but its end is not worth a decode
+
+
+def test_endpointer_finish_closes_open_speech():
+    endpointer = Endpointer()
+    run_endpointer(endpointer, [(0.9, 1.0)])
+    assert [type(e) for e in endpointer.finish(1.0)] == [SpeechEnd]
+    assert endpointer.finish(1.0) == []
+
+
+# --- StreamingTranscriber --------------------------------------------------------
+
+
+def test_no_decode_in_silence():
+    policy = StreamingTranscriber(step_s=0.5)
+    feed_vad(policy, 0.0, 3.0, 0.0)
+    assert policy.next_decode() is None
+    policy.finish()
+    assert policy.next_decode() is None
+
+
+def test_decodes_start_at_speech_and_only_one_is_in_flight():
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 1.0, 0.0)
+    feed_vad(policy, 1.0, 1.7, 0.9)
+    request = policy.next_decode()
+    assert request is not None and request.kind == "step"
+    assert abs(request.start - (1.0 - 0.15)) < 0.05  # the silence before speech is skipped
+    feed_vad(policy, 1.7, 2.5, 0.9)
+    assert policy.next_decode() is None  # one decode in flight at a time
+
+
+def test_steps_commit_by_agreement_and_partials_show_the_tail():
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 1.0, 0.9)
+    first = policy.next_decode()
+    out = policy.on_decoded(first, [(" Alice", 0.0, 0.4), (" will", 0.4, 0.7)])
+    assert [type(e) for e in out] == [TranscriptPartial]
+    assert out[0].text == "Alice will"
+    feed_vad(policy, 1.0, 1.6, 0.9)
+    second = policy.next_decode()
+    out = policy.on_decoded(second, [(" Alice", 0.0, 0.4), (" will", 0.4, 0.7), (" send", 0.7, 1.2)])
+    finals = [e for e in out if isinstance(e, TranscriptFinal)]
+    partials = [e for e in out if isinstance(e, TranscriptPartial)]
+    assert finals[0].text == "Alice will" and finals[0].start == 0.0 and finals[0].end == 0.7
+    assert finals[0].words == [["Alice", 0.0, 0.4], ["will", 0.4, 0.7]]
+    assert partials[0].text == "send"
+
+
+def test_pause_commits_what_precedes_it_and_trims_the_window():
+    policy = StreamingTranscriber(step_s=5.0, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 1.5, 0.9)
+    feed_vad(policy, 1.5, 1.75, 0.0)  # a 0.25 s pause
+    request = policy.next_decode()
+    assert request.kind == "pause" and abs(request.pause - 1.5) < 1e-6
+    assert request.end <= 1.6 + 1e-6  # the decode stops right after the pause edge
+    out = policy.on_decoded(request, [(" Bob", 0.2, 0.6), (" agreed.", 0.6, 1.4)])
+    assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["Bob agreed."]
+    assert policy.window_start >= 1.4
+
+
+def test_speech_end_flushes_the_tail_as_final():
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 1.0, 0.9)
+    policy.on_decoded(policy.next_decode(), [(" we", 0.1, 0.4), (" decided", 0.4, 0.9)])
+    feed_vad(policy, 1.0, 1.6, 0.0)  # long silence: the utterance ended
+    request = policy.next_decode()
+    assert request.kind == "final"
+    out = policy.on_decoded(request, [(" we", 0.1, 0.4), (" decided", 0.4, 0.95)])
+    assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["we decided"]
+    assert out[-1] == TranscriptPartial(text="", start=out[-1].start, media_time=out[-1].media_time)
+    assert policy.next_decode() is None
+
+
+def test_source_end_flushes_open_speech():
+    policy = StreamingTranscriber(step_s=0.5)
+    feed_vad(policy, 0.0, 1.2, 0.9)
+    policy.on_decoded(policy.next_decode(), [(" hello", 0.0, 0.5)])
+    policy.finish()
+    request = policy.next_decode()
+    assert request is not None and request.kind == "final"
+    out = policy.on_decoded(request, [(" hello", 0.0, 0.5), (" there", 0.5, 1.1)])
+    assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["hello there"]
+    assert policy.idle
+
+
+def test_window_cap_forces_commits_and_trims():
+    policy = StreamingTranscriber(step_s=0.5, max_window_s=4.0, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 5.0, 0.9)
+    request = policy.next_decode()
+    hypothesis = [(f" w{i}", i * 0.5, i * 0.5 + 0.4) for i in range(10)]
+    out = policy.on_decoded(request, hypothesis)
+    final = [e for e in out if isinstance(e, TranscriptFinal)][0]
+    assert final.end <= request.end - 1.0 + 1e-6
+    assert policy.window_start == final.end
