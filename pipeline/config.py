@@ -19,7 +19,7 @@ class Config:
     asr_model: str = "embedded"  # "embedded" (tiny.en shipped on PyPI), a name, or a directory
     asr_threads: int = 0  # 0: all cores
     asr_language: str = "en"
-    asr_step_s: float = 0.5  # how much new audio triggers another decode while speaking
+    asr_step_s: float = 0.0  # new audio that triggers another decode while speaking; 0: 0.5 live, 1.0 fast
     asr_max_window_s: float = 12.0  # hard cap on the decoded window
     vad_threshold: float = 0.5
     vad_min_silence_ms: int = 400  # silence that ends an utterance (flush as final)

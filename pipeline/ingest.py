@@ -31,7 +31,7 @@ READ_TIMEOUT_S = 10.0
 
 class IngestError(Exception):
     """A source problem worth one clear line: ``code`` is not_found, not_media,
-    no_audio, unreachable, corrupt or dropped."""
+    no_audio, unreachable, corrupt, truncated or dropped."""
 
     def __init__(self, code: str, message: str):
         super().__init__(message)
@@ -166,8 +166,13 @@ class MediaReader:
             tail = converter.flush()
             if len(tail):
                 put(AudioChunk(tail, samples_out / SAMPLE_RATE))
-            if samples_out == 0 and not len(tail):
+            samples_out += len(tail)
+            decoded = samples_out / SAMPLE_RATE
+            if samples_out == 0:
                 put(IngestError("corrupt", f"{self.spec}: no audio could be decoded"))
+            elif self.duration and decoded < self.duration - 1.0:
+                kind = "dropped" if is_live_spec(self.spec) else "truncated"
+                put(IngestError(kind, f"{self.spec}: ended at {decoded:.1f} s of {self.duration:.1f} s (truncated)"))
         except av.error.FFmpegError as exc:
             kind = "dropped" if is_live_spec(self.spec) else "corrupt"
             at = samples_out / SAMPLE_RATE

@@ -25,7 +25,7 @@ import numpy as np
 from .audio import SAMPLE_RATE, AudioBuffer
 from .config import Config
 from .events import Error, Event
-from .policy.agreement import DecodeRequest, StreamingTranscriber
+from .policy.agreement import DecodedSegment, DecodeRequest, StreamingTranscriber, speech_words
 from .policy.endpoint import Endpointer
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ class StreamingVAD:
         return np.asarray(out).reshape(-1)
 
 
-def transcribe_words(model: Any, audio: np.ndarray, prompt: str, language: str) -> list[tuple[str, float, float]]:
+def transcribe(model: Any, audio: np.ndarray, prompt: str, language: str) -> list[DecodedSegment]:
     """One greedy decode with word timestamps (runs in the executor).
 
     ``temperature=0`` and a token cap remove the fallback/repetition stalls
@@ -109,7 +109,10 @@ def transcribe_words(model: Any, audio: np.ndarray, prompt: str, language: str) 
         vad_filter=False,
         max_new_tokens=int(12 + 6 * len(audio) / SAMPLE_RATE),
     )
-    return [(w.word, w.start, w.end) for segment in segments for w in (segment.words or [])]
+    return [
+        DecodedSegment([(w.word, w.start, w.end, w.probability) for w in s.words or []], s.no_speech_prob)
+        for s in segments
+    ]
 
 
 class SpeechStage:
@@ -137,7 +140,8 @@ class SpeechStage:
                 pause_s=config.vad_pause_ms / 1000,
                 end_s=config.vad_min_silence_ms / 1000,
             ),
-            step_s=config.asr_step_s,
+            # Live, decodes run back to back anyway; a file gains nothing from more than one per second.
+            step_s=config.asr_step_s or (1.0 if wait_for_decodes else 0.5),
             max_window_s=config.asr_max_window_s,
         )
         self._task: asyncio.Task[None] | None = None
@@ -197,9 +201,9 @@ class SpeechStage:
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         try:
-            words = await loop.run_in_executor(
+            segments = await loop.run_in_executor(
                 self._executor,
-                transcribe_words,
+                transcribe,
                 self._model,
                 audio,
                 request.prompt,
@@ -208,7 +212,8 @@ class SpeechStage:
         except Exception as exc:  # a failed decode loses no committed text
             log.exception("decode failed")
             self._emit(Error(code="asr_failed", message=f"speech decode failed: {exc}"))
-            words = []
+            segments = []
+        words = speech_words(segments)
         self.decode_seconds += time.perf_counter() - started
         log.debug("decode %s [%.2f, %.2f] %.2fs -> %s", request.kind, request.start, request.end,
                   time.perf_counter() - started, [(w, round(request.start + s, 2)) for w, s, _ in words])

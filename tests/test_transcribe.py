@@ -1,0 +1,64 @@
+"""The real speech model on the committed samples, through the same streaming path as live input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.config import Config
+from pipeline.events import TranscriptFinal, TranscriptPartial
+from pipeline.ingest import MediaReader
+from pipeline.session import Session, run_reader
+from pipeline.wer import normalise, word_error_rate
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def reference(name: str) -> list[str]:
+    return normalise((SAMPLES / name).read_text(), strip_speakers=True)
+
+
+async def transcribe(path: Path, realtime: bool = False) -> list:
+    session = Session(Config(), source=str(path), realtime=realtime)
+    events: list = []
+    session.bus.subscribe(events.append)
+    assert await run_reader(session, MediaReader(str(path), realtime=realtime, video=False))
+    return events
+
+
+@pytest.mark.parametrize("media, ref", [("meeting.wav", "meeting.txt"), ("meeting.mp4", "meeting_mp4.txt")])
+async def test_sample_transcript_matches_reference(media, ref):
+    events = await transcribe(SAMPLES / media)
+    finals = [e for e in events if isinstance(e, TranscriptFinal)]
+    text = " ".join(e.text for e in finals)
+    wer = word_error_rate(reference(ref), normalise(text))
+    assert wer <= 0.15, f"WER {wer:.1%}: {text}"
+    # finals are ordered, non-overlapping, and carry word timings inside their span
+    for before, after in zip(finals, finals[1:]):
+        assert after.start >= before.end - 0.05
+    for final in finals:
+        assert all(final.start - 0.01 <= s <= e <= final.end + 0.01 for _, s, e in final.words)
+    assert events[-1].type == "session.ended" and events[-1].stats["audio_s"] > 15
+
+
+async def test_realtime_shows_partials_before_finals():
+    events = await transcribe(SAMPLES / "meeting.mp4", realtime=True)
+    kinds = [type(e) for e in events if isinstance(e, (TranscriptFinal, TranscriptPartial))]
+    assert TranscriptPartial in kinds and TranscriptFinal in kinds
+    assert kinds.index(TranscriptPartial) < kinds.index(TranscriptFinal)
+
+
+def test_cli_jsonl_prints_only_events(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events[0]["type"] == "session.started" and events[-1]["type"] == "session.ended"
+    finals = " ".join(e["text"] for e in events if e["type"] == "transcript.final")
+    assert word_error_rate(reference("meeting_mp4.txt"), normalise(finals)) <= 0.15
