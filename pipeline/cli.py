@@ -57,7 +57,69 @@ def build_parser() -> argparse.ArgumentParser:
         help="text: readable live view (default on a terminal); jsonl: one event per line (default when piped)",
     )
     _add_speech_flags(run)
+    _add_llm_flags(run)
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the live service: WebRTC in, websocket events out, the browser view",
+        description="Serve web/ at http://HOST:PORT, /healthz, /metrics and the websocket endpoint /ws.",
+    )
+    serve.add_argument("--host", default=None, help="address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None, help="port (default: 8080)")
+    serve.add_argument("--token", default=None, help="access token required on /ws (env STREAMTWIN_TOKEN)")
+    serve.add_argument(
+        "--allowed-origins", type=_csv, default=None, metavar="ORIGIN,...",
+        help="browser origins allowed to open /ws (default: any)",
+    )
+    serve.add_argument(
+        "--ice-servers", type=_csv, default=None, metavar="URL,...",
+        help="STUN/TURN servers for WebRTC (default: none, fine on a LAN or loopback)",
+    )
+    serve.add_argument("--max-sessions", type=int, default=None, metavar="N", help="concurrent sessions (default: 8)")
+    serve.add_argument("--max-viewers", type=int, default=None, metavar="N", help="viewers per session (default: 32)")
+    _add_speech_flags(serve)
+    _add_llm_flags(serve)
+
+    stream = commands.add_parser(
+        "stream",
+        help="publish a file, URL, RTSP stream or camera to a running server over WebRTC",
+        description="Publish SOURCE to a streamtwin server and print the session's events like `run` does.",
+    )
+    stream.add_argument("source", help="media file, URL, rtsp:// stream, or a camera device such as /dev/video0")
+    stream.add_argument("--to", required=True, metavar="URL", help="server, e.g. ws://127.0.0.1:8080")
+    stream.add_argument("--token", default=None, help="access token, if the server requires one")
+    stream.add_argument("--format", choices=["auto", "text", "jsonl"], default=None, help="as for run")
     return parser
+
+
+def _csv(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _add_llm_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("language model")
+    group.add_argument(
+        "--llm", choices=["auto", "groq", "openai", "local", "none"], default=None,
+        help="auto (default): groq if GROQ_API_KEY is set, else openai if --llm-base-url is set, else local; "
+        "none: transcript only",
+    )
+    group.add_argument(
+        "--llm-model", default=None, metavar="NAME|PATH",
+        help="model name for groq/openai; for local: qwen (default), smollm2, or a .gguf path",
+    )
+    group.add_argument(
+        "--llm-base-url", default=None, metavar="URL",
+        help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, Ollama, llama.cpp server)",
+    )
+    group.add_argument("--llm-api-key", default=None, metavar="KEY", help="key for --llm-base-url (env OPENAI_API_KEY)")
+    group.add_argument(
+        "--samples", dest="llm_samples", type=int, default=None, metavar="N",
+        help="draft N candidate twin updates in parallel and let a verifier pick (default: 1)",
+    )
+    group.add_argument(
+        "--refine", dest="llm_refine", type=int, default=None, metavar="K",
+        help="draft, critique and revise the twin up to K times within the latency budget (default: 0)",
+    )
 
 
 def _add_speech_flags(parser: argparse.ArgumentParser) -> None:
@@ -86,6 +148,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = config_from_args(args)
     if args.command == "run":
         return _run_command(config, args)
+    if args.command == "serve":
+        from .server import serve
+
+        return asyncio.run(serve(config))
+    if args.command == "stream":
+        from .publisher import stream
+
+        return asyncio.run(stream(config, args.source, args.to))
     raise AssertionError(args.command)
 
 
@@ -105,7 +175,7 @@ async def _run(config: Config, source: str) -> int:
     realtime = config.realtime if config.realtime is not None else is_live_spec(source)
     fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
     try:
-        reader = MediaReader(source, realtime=realtime, video=False)
+        reader = MediaReader(source, realtime=realtime, video=config.vision)
         session = Session(config, source=source, realtime=realtime)
     except (IngestError, ModelLoadError) as exc:
         return _fail(str(exc))

@@ -19,9 +19,19 @@ import numpy as np
 
 from .bus import EventBus
 from .config import Config
-from .events import Error, Event, Progress, SessionEnded, SessionStarted, TranscriptFinal, TranscriptPartial
-from .ingest import AudioChunk, IngestError, MediaReader
+from .events import (
+    Error,
+    Event,
+    Progress,
+    SessionEnded,
+    SessionStarted,
+    TranscriptFinal,
+    TranscriptPartial,
+    VisionObservation,
+)
+from .ingest import AudioChunk, IngestError, MediaReader, VideoItem
 from .speech import SpeechStage
+from .vision import VisionStage
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +60,11 @@ class Session:
         self.realtime = realtime
         self.bus = EventBus(self.id)
         self.speech = SpeechStage(config, self.bus.emit, model_executor(), wait_for_decodes=not realtime)
+        self.vision = VisionStage(config, self.bus.emit) if config.vision else None
         self.backend = backend
         self._recent: deque[Event] = deque(maxlen=RECENT_FINALS)
         self._partial: TranscriptPartial | None = None
+        self._last_observation: VisionObservation | None = None
         self._started_at = time.perf_counter()
         self._ended = False
         self.bus.subscribe(self._remember)
@@ -70,6 +82,11 @@ class Session:
     async def push_audio(self, samples: np.ndarray) -> None:
         """16 kHz mono float32, in order."""
         await self.speech.push(samples)
+
+    def push_video(self, frame: Any, media_time: float) -> None:
+        """Offer a decoded ``av.VideoFrame``; cheap, never blocks the audio path (busy frames are skipped)."""
+        if self.vision is not None:
+            self.vision.offer(frame, media_time, speaking=self.speech.speaking)
 
     def error(self, code: str, message: str, *, fatal: bool = False) -> None:
         self.bus.emit(Error(code=code, message=message, fatal=fatal, media_time=self.speech.audio_seconds))
@@ -93,7 +110,10 @@ class Session:
 
     def snapshot(self) -> list[Event]:
         """What a late viewer needs before live events: recent finals and the current partial."""
-        events = list(self._recent)
+        events: list[Event] = []
+        if self._last_observation is not None:
+            events.append(self._last_observation)
+        events += self._recent
         if self._partial is not None and self._partial.text:
             events.append(self._partial)
         return events
@@ -103,6 +123,8 @@ class Session:
             self._recent.append(event)
         elif isinstance(event, TranscriptPartial):
             self._partial = event
+        elif isinstance(event, VisionObservation):
+            self._last_observation = event
 
 
 async def run_reader(session: Session, reader: MediaReader) -> bool:
@@ -112,7 +134,9 @@ async def run_reader(session: Session, reader: MediaReader) -> bool:
     ok = True
     try:
         async for item in reader.items():
-            if isinstance(item, AudioChunk):
+            if isinstance(item, VideoItem):
+                session.push_video(item.frame, item.time)
+            elif isinstance(item, AudioChunk):
                 await session.push_audio(item.samples)
                 now = time.monotonic()
                 if reader.duration and now - last_progress >= 0.5:
