@@ -171,12 +171,16 @@ class MediaReader:
             if samples_out == 0:
                 put(IngestError("corrupt", f"{self.spec}: no audio could be decoded"))
             elif self.duration and decoded < self.duration - 1.0:
-                kind = "dropped" if is_live_spec(self.spec) else "truncated"
-                put(IngestError(kind, f"{self.spec}: ended at {decoded:.1f} s of {self.duration:.1f} s (truncated)"))
+                if is_live_spec(self.spec):
+                    put(IngestError("dropped", f"{self.spec}: stream dropped at {decoded:.1f} s of {self.duration:.1f} s"))
+                else:
+                    put(IngestError("truncated", f"{self.spec}: truncated, audio ends at {decoded:.1f} s of {self.duration:.1f} s"))
         except av.error.FFmpegError as exc:
-            kind = "dropped" if is_live_spec(self.spec) else "corrupt"
             at = samples_out / SAMPLE_RATE
-            put(IngestError(kind, f"{self.spec}: stream broke at {at:.1f} s: {_reason(exc)}"))
+            if is_live_spec(self.spec):
+                put(IngestError("dropped", f"{self.spec}: stream dropped at {at:.1f} s: {_reason(exc)}"))
+            else:
+                put(IngestError("corrupt", f"{self.spec}: corrupt data at {at:.1f} s: {_reason(exc)}"))
         except Exception as exc:  # never let the thread die silently
             log.exception("reader failed")
             put(IngestError("corrupt", f"{self.spec}: {exc}"))

@@ -1,0 +1,120 @@
+"""Bad sources end with one clear line and a non-zero exit; what was heard is kept."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", "run", *args, "--format", "jsonl", "--llm", "none"],
+        capture_output=True, text=True, timeout=timeout,
+    )
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> None:
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("streamtwin: error: ")
+    for needle in needles:
+        assert needle in last
+
+
+def events_of(result: subprocess.CompletedProcess) -> list[dict]:
+    return [json.loads(line) for line in result.stdout.splitlines()]  # every line must be valid JSON
+
+
+def ffmpeg(*args: str) -> None:
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", *args], check=True)
+
+
+def test_missing_file():
+    result = run_cli("/nonexistent/talk.wav")
+    assert_one_line_error(result, "no such file", "/nonexistent/talk.wav")
+    assert result.stdout == ""
+
+
+def test_file_that_is_not_media(tmp_path):
+    path = tmp_path / "notes.mp4"
+    path.write_text("these are meeting notes, not a video\n" * 50)
+    assert_one_line_error(run_cli(str(path)), "not a media file")
+
+
+def test_stream_with_no_audio_track(tmp_path):
+    path = tmp_path / "silent_film.mp4"
+    ffmpeg("-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "2", "-pix_fmt", "yuv420p", str(path))
+    assert_one_line_error(run_cli(str(path)), "no audio track")
+
+
+def test_unreachable_url():
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert_one_line_error(run_cli(f"http://127.0.0.1:{port}/talk.wav"), "cannot reach")
+
+
+def test_truncated_container_keeps_what_was_transcribed(tmp_path):
+    data = (SAMPLES / "meeting.mp4").read_bytes()
+    path = tmp_path / "cut.mp4"
+    path.write_bytes(data[: len(data) * 6 // 10])
+    result = run_cli(str(path))
+    assert_one_line_error(result, "cut.mp4")
+    events = events_of(result)
+    assert any(e["type"] == "transcript.final" for e in events)
+    errors = [e for e in events if e["type"] == "error"]
+    assert errors and errors[0]["fatal"] and errors[0]["code"] in ("corrupt", "truncated")
+    assert events[-1]["type"] == "session.ended"
+
+
+class _DroppingHandler(http.server.BaseHTTPRequestHandler):
+    """Serves half of a stream, then cuts the connection, like a camera losing its network."""
+
+    protocol_version = "HTTP/1.1"
+    payload = b""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "video/webm")
+        self.send_header("Content-Length", str(len(self.payload)))
+        self.end_headers()
+        self.wfile.write(self.payload[: len(self.payload) // 2])
+        self.wfile.flush()
+        self.connection.shutdown(socket.SHUT_RDWR)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def dropping_stream(tmp_path):
+    path = tmp_path / "live.webm"
+    ffmpeg("-i", str(SAMPLES / "meeting.mp4"), "-t", "12", "-vn", "-c:a", "libopus", str(path))
+    handler = type("Handler", (_DroppingHandler,), {"payload": path.read_bytes()})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/live.webm"
+    server.shutdown()
+
+
+def test_live_source_that_drops_ends_cleanly_with_transcript_kept(dropping_stream):
+    result = run_cli(dropping_stream, "--fast")
+    assert_one_line_error(result, "dropped")
+    events = events_of(result)
+    types = [e["type"] for e in events]
+    assert "transcript.final" in types
+    error = next(e for e in events if e["type"] == "error")
+    assert error["code"] == "dropped" and error["fatal"]
+    assert types[-1] == "session.ended"
+    assert types.index("error") < types.index("session.ended")
