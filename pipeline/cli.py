@@ -168,6 +168,8 @@ def _run_command(config: Config, args: argparse.Namespace) -> int:
 
 async def _run(config: Config, source: str) -> int:
     from .ingest import IngestError, MediaReader, is_live_spec
+    from .llm.base import LLMError
+    from .llm.factory import make_backend
     from .outputs import JsonlOutput, TextOutput
     from .session import Session, run_reader
     from .speech import ModelLoadError
@@ -175,9 +177,10 @@ async def _run(config: Config, source: str) -> int:
     realtime = config.realtime if config.realtime is not None else is_live_spec(source)
     fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
     try:
+        backend = make_backend(config)
         reader = MediaReader(source, realtime=realtime, video=config.vision)
-        session = Session(config, source=source, realtime=realtime)
-    except (IngestError, ModelLoadError) as exc:
+        session = Session(config, source=source, realtime=realtime, backend=backend)
+    except (IngestError, ModelLoadError, LLMError, ValueError) as exc:
         return _fail(str(exc))
 
     output: Any = JsonlOutput(sys.stdout) if fmt == "jsonl" else TextOutput(sys.stdout, sys.stderr, live=sys.stdout.isatty())
@@ -188,7 +191,11 @@ async def _run(config: Config, source: str) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, reader.close)  # stop reading; what was heard is still flushed
-    await run_reader(session, reader)
+    try:
+        await run_reader(session, reader)
+    finally:
+        if backend is not None:
+            await backend.aclose()
     if fatal:
         return _fail(fatal[0], print_line=fmt == "jsonl")
     return 0

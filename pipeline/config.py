@@ -38,6 +38,8 @@ class Config:
     llm_heartbeat_s: float = 20.0
     llm_context_tokens: int = 0  # 0: backend default
     llm_max_tokens: int = 256
+    llm_debounce_s: float = 0.4  # let a burst of finals settle into one generation
+    llm_drain_s: float = 90.0  # at the end of a source, time left for the last answer and twin update
     llm_samples: int = 1
     llm_refine: int = 0
     llm_threads: int = 0

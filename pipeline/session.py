@@ -15,8 +15,10 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import jsonpatch
 import numpy as np
 
+from .assistant import Assistant
 from .bus import EventBus
 from .config import Config
 from .events import (
@@ -27,6 +29,8 @@ from .events import (
     SessionStarted,
     TranscriptFinal,
     TranscriptPartial,
+    TwinPatch,
+    TwinState,
     VisionObservation,
 )
 from .ingest import AudioChunk, IngestError, MediaReader, VideoItem
@@ -62,22 +66,45 @@ class Session:
         self.speech = SpeechStage(config, self.bus.emit, model_executor(), wait_for_decodes=not realtime)
         self.vision = VisionStage(config, self.bus.emit) if config.vision else None
         self.backend = backend
+        self.assistant = Assistant(config, backend, self.bus.emit) if backend is not None else None
+        self._unsubscribe_assistant = self.bus.subscribe(self.assistant.on_event) if self.assistant else None
         self._recent: deque[Event] = deque(maxlen=RECENT_FINALS)
         self._partial: TranscriptPartial | None = None
         self._last_observation: VisionObservation | None = None
+        self._twin: TwinState | None = None
         self._started_at = time.perf_counter()
         self._ended = False
         self.bus.subscribe(self._remember)
 
     async def start(self) -> None:
+        """Announce the session; load the LLM first so the first answer does not pay for it."""
         self._started_at = time.perf_counter()
+        start_backend = getattr(self.backend, "start", None)
+        if start_backend is not None:
+            try:
+                await start_backend()
+            except Exception as exc:  # no model: the transcript still flows
+                self.error(f"llm_{getattr(exc, 'code', 'failed')}", f"language model unavailable: {exc}")
+                self._drop_assistant()
         self.bus.emit(
             SessionStarted(
                 source=self.source,
-                options={"realtime": self.realtime, "asr_model": self.config.asr_model, "llm": self.config.llm},
+                options={
+                    "realtime": self.realtime,
+                    "asr_model": self.config.asr_model,
+                    "llm": getattr(self.backend, "name", "none"),
+                    "llm_model": getattr(self.backend, "model", ""),
+                },
                 media_time=0.0,
             )
         )
+        if self.assistant is not None:
+            await self.assistant.start()
+
+    def _drop_assistant(self) -> None:
+        if self._unsubscribe_assistant is not None:
+            self._unsubscribe_assistant()
+        self.assistant = None
 
     async def push_audio(self, samples: np.ndarray) -> None:
         """16 kHz mono float32, in order."""
@@ -97,6 +124,10 @@ class Session:
             return {}
         self._ended = True
         await self.speech.finish()
+        if self.assistant is not None:
+            if not await self.assistant.drain(self.config.llm_drain_s):
+                self.error("llm_timeout", f"the language model did not finish within {self.config.llm_drain_s:.0f} s")
+            await self.assistant.close()
         audio_s = self.speech.audio_seconds
         stats = {
             "audio_s": round(audio_s, 3),
@@ -109,8 +140,11 @@ class Session:
         return stats
 
     def snapshot(self) -> list[Event]:
-        """What a late viewer needs before live events: recent finals and the current partial."""
+        """What a late viewer needs before live events: the twin, the last frame seen,
+        recent finals and the current partial."""
         events: list[Event] = []
+        if self._twin is not None:
+            events.append(self._twin)
         if self._last_observation is not None:
             events.append(self._last_observation)
         events += self._recent
@@ -125,6 +159,12 @@ class Session:
             self._partial = event
         elif isinstance(event, VisionObservation):
             self._last_observation = event
+        elif isinstance(event, TwinState):
+            self._twin = event
+        elif isinstance(event, TwinPatch) and self._twin is not None:
+            # Late viewers get the current twin whole, not the history of patches.
+            state = jsonpatch.apply_patch(self._twin.state, event.patch)
+            self._twin = TwinState(version=event.version, state=state, media_time=event.media_time)
 
 
 async def run_reader(session: Session, reader: MediaReader) -> bool:

@@ -1,0 +1,338 @@
+"""The rolling context window and its cache-friendly prompt layout.
+
+Why the layout matters: llama.cpp keeps the KV cache of the longest common
+prompt prefix between calls, and hosted providers cache prompt prefixes too.
+So the prompt is laid out with an append-only front and a small volatile end::
+
+    system:  [system prompt]
+    user:    [running summary + marked notes][old blocks ...][recent tail]  <- front
+             [current twin state JSON][speaking now][instruction]          <- volatile
+
+New items are appended to the tail; a full tail is sealed into a block (the
+rendered bytes do not change).  The front of call n is therefore a byte prefix
+of call n+1's prompt, unless an eviction or a summary update happened in between.
+When the front exceeds the token budget, whole blocks are evicted from the
+oldest end and handed to the caller (:meth:`ContextWindow.take_evicted`) to be
+folded into the running summary by the LLM in the background.  Until that
+summary arrives (or if it never does) each evicted block stays visible as a
+truncated, explicitly marked note: nothing is dropped silently.
+
+Plain class: no I/O, no clock; times are media times passed in by the caller.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+HEARD = "heard"  # a transcript final
+SEEN = "seen"  # a visual observation, as compact text
+SAID = "said"  # the assistant's own earlier answer
+
+_LINE_MARKERS = {HEARD: "", SEEN: "(seen) ", SAID: "(assistant) "}
+
+SUMMARY_HEADER = "## Earlier in this session (summary)\n"
+TRANSCRIPT_HEADER = "## Transcript (media time in seconds, newest last)\n"
+TRUNCATION_MARK = " …[truncated]"
+
+
+def approx_tokens(text: str) -> int:
+    """About four characters per token: close enough for English and cheap enough
+    to run on every item (the budget keeps a margin for the error)."""
+    return (len(text) + 3) // 4
+
+
+def flatten(messages: list[dict[str, Any]]) -> str:
+    """A canonical text rendering of chat messages (ChatML-like).
+
+    Any chat template that concatenates messages in order with fixed wrappers
+    preserves the prefixes of this rendering, so prefix stability asserted on it
+    carries over to the real template of every backend.
+    """
+    return "".join(f"<|{m['role']}|>\n{m['content']}<|end|>\n" for m in messages)
+
+
+@dataclass(frozen=True)
+class Item:
+    kind: str
+    at: float
+    line: str  # rendered, newline-terminated
+    tokens: int
+
+
+@dataclass(frozen=True)
+class Block:
+    seq: int
+    text: str  # the rendered lines of its items, concatenated
+    tokens: int
+    first_at: float
+    last_at: float
+    items: int
+
+
+# An evicted block is handed out exactly as it was rendered.
+EvictedBlock = Block
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Rendered chat messages plus where the stable front ends.
+
+    ``boundary`` is an index into ``flatten(messages)``: everything before it is
+    the front, which the next call repeats byte for byte unless the window
+    evicted or received a new summary in between.
+    """
+
+    messages: list[dict[str, Any]]
+    boundary: int
+    front_tokens: int
+
+    @property
+    def flat(self) -> str:
+        return flatten(self.messages)
+
+    @property
+    def front(self) -> str:
+        return self.flat[: self.boundary]
+
+
+@dataclass(frozen=True)
+class _Note:
+    seq: int
+    text: str
+    tokens: int
+    first_at: float
+    last_at: float
+
+
+class ContextWindow:
+    """Token-budgeted rolling window of what was heard, seen and said.
+
+    ``budget_tokens`` bounds the front (system prompt, summary, notes, blocks and
+    tail); the caller keeps room for the volatile part and the answer when it
+    picks the budget.  Items are capped at ``block_tokens`` each (marked when
+    truncated), so eviction of whole blocks always brings the front back under
+    budget.  Once over budget, blocks are evicted down to ``low_water`` times the
+    budget: every eviction rewrites the front (a full prompt re-read on a CPU
+    model), so evicting more at once makes that happen less often.
+    """
+
+    def __init__(
+        self,
+        budget_tokens: int,
+        block_tokens: int = 256,
+        count_tokens: Callable[[str], int] = approx_tokens,
+        *,
+        system_prompt: str = "",
+        summary_max_tokens: int | None = None,
+        notes_max_tokens: int | None = None,
+        low_water: float = 1.0,
+    ) -> None:
+        self.block_tokens = block_tokens
+        self.count_tokens = count_tokens
+        self.system_prompt = system_prompt
+        self.summary_max_tokens = summary_max_tokens or block_tokens
+        self.notes_max_tokens = notes_max_tokens or max(64, block_tokens // 2)
+        self.budget_tokens = budget_tokens
+        self.low_water = low_water
+        self._fixed_tokens = (
+            count_tokens(system_prompt) + count_tokens(SUMMARY_HEADER) + count_tokens(TRANSCRIPT_HEADER)
+        )
+        # Worst case after evicting every block: fixed parts, a full summary, full
+        # notes (the lost-blocks marker included) and a tail just short of sealing.
+        needed = self._fixed_tokens + self.summary_max_tokens + self.notes_max_tokens + 2 * block_tokens
+        if budget_tokens < needed:
+            raise ValueError(
+                f"budget_tokens={budget_tokens} too small: needs >= {needed} for block_tokens={block_tokens}"
+            )
+        self._blocks: deque[Block] = deque()
+        self._blocks_tokens = 0
+        self._blocks_text = ""  # the blocks' text, kept joined: rendering must not be O(blocks)
+        self._tail: list[Item] = []
+        self._tail_tokens = 0
+        self._next_seq = 1
+        self._summary = ""
+        self._summary_tokens = 0
+        self._notes: list[_Note] = []
+        self._notes_tokens = 0
+        self._lost: tuple[int, int, float, float] | None = None  # (count, last seq, first_at, last_at)
+        self._lost_line = ""
+        self._lost_tokens = 0
+        self._evicted: list[Block] = []
+        self._items_total = 0
+
+    # --- input ----------------------------------------------------------------
+
+    def add(self, at: float, text: str, kind: str = HEARD) -> None:
+        """Append one item (a final, an observation, an answer) at media time ``at``."""
+        text = " ".join(text.split())
+        if not text:
+            return
+        line = f"[{at:.1f}s] {_LINE_MARKERS[kind]}{text}\n"
+        line = self._cap(line, self.block_tokens)
+        item = Item(kind, at, line, self.count_tokens(line))
+        self._tail.append(item)
+        self._tail_tokens += item.tokens
+        self._items_total += 1
+        if self._tail_tokens >= self.block_tokens:
+            self._seal_tail()
+        self._enforce_budget()
+
+    def set_summary(self, text: str, through_seq: int) -> None:
+        """Install a running summary that covers every evicted block up to ``through_seq``.
+
+        Changes the front once; the notes it replaces disappear.
+        """
+        text = " ".join(text.split())
+        self._summary = self._cap(text + "\n", self.summary_max_tokens) if text else ""
+        self._summary_tokens = self.count_tokens(self._summary)
+        kept = [note for note in self._notes if note.seq > through_seq]
+        self._notes = kept
+        self._notes_tokens = sum(note.tokens for note in kept)
+        if self._lost is not None and self._lost[1] <= through_seq:
+            self._lost = None
+            self._lost_line = ""
+            self._lost_tokens = 0
+        self._enforce_budget()
+
+    def take_evicted(self) -> list[Block]:
+        """Blocks evicted since the last call, oldest first (the caller folds them into the summary)."""
+        evicted, self._evicted = self._evicted, []
+        return evicted
+
+    # --- output ---------------------------------------------------------------
+
+    @property
+    def summary(self) -> str:
+        return self._summary.rstrip("\n")
+
+    @property
+    def front_tokens(self) -> int:
+        return (
+            self._fixed_tokens
+            + self._summary_tokens
+            + self._notes_tokens
+            + self._lost_tokens
+            + self._blocks_tokens
+            + self._tail_tokens
+        )
+
+    @property
+    def items_total(self) -> int:
+        """Items ever added (evicted ones included)."""
+        return self._items_total
+
+    def context_text(self) -> str:
+        """The user-message part of the front: summary, notes, blocks and tail."""
+        return "".join(self._front_parts())
+
+    def _front_parts(self) -> list[str]:
+        parts: list[str] = []
+        earlier = self._summary + "".join(note.text for note in self._notes) + self._lost_line
+        if earlier:
+            parts += [SUMMARY_HEADER, earlier, "\n"]
+        parts += [TRANSCRIPT_HEADER, self._blocks_text]
+        parts += [item.line for item in self._tail]
+        return parts
+
+    def grounding_text(self) -> str:
+        """What was heard and seen (the assistant's own remarks left out): what claims must rest on."""
+        lines = self.context_text().splitlines(keepends=True)
+        said = f"s] {_LINE_MARKERS[SAID]}"
+        return "".join(line for line in lines if said not in line)
+
+    def render(
+        self,
+        instruction: str,
+        twin_state: dict[str, Any] | None = None,
+        speaking_now: str | None = None,
+    ) -> Prompt:
+        """Chat messages for one call; the volatile part follows the front."""
+        front = self._front_parts()
+        volatile: list[str] = []
+        if twin_state is not None:
+            twin_json = json.dumps(twin_state, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            volatile.append(f"\n## Current twin state (JSON)\n{twin_json}\n")
+        if speaking_now:
+            volatile.append(f"\n## Being said right now (not final yet)\n{speaking_now}\n")
+        volatile.append(f"\n## Task\n{instruction}")
+        messages = [
+            {"role": "system", "content": self.system_prompt},
+            {"role": "user", "content": "".join(front + volatile)},  # one copy of a possibly huge front
+        ]
+        boundary = len(flatten(messages[:1])) + len("<|user|>\n") + sum(map(len, front))
+        return Prompt(messages, boundary, self.front_tokens)
+
+    # --- internals ------------------------------------------------------------
+
+    def _cap(self, text: str, max_tokens: int) -> str:
+        """Shorten ``text`` to ``max_tokens``, visibly marked, keeping a trailing newline."""
+        if self.count_tokens(text) <= max_tokens:
+            return text
+        newline = "\n" if text.endswith("\n") else ""
+        body = text.rstrip("\n")
+        low, high = 0, len(body)  # binary search for the longest prefix that fits
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.count_tokens(body[:middle] + TRUNCATION_MARK + newline) <= max_tokens:
+                low = middle
+            else:
+                high = middle - 1
+        return body[:low] + TRUNCATION_MARK + newline
+
+    def _seal_tail(self) -> None:
+        if not self._tail:
+            return
+        block = Block(
+            seq=self._next_seq,
+            text="".join(item.line for item in self._tail),
+            tokens=self._tail_tokens,
+            first_at=self._tail[0].at,
+            last_at=self._tail[-1].at,
+            items=len(self._tail),
+        )
+        self._next_seq += 1
+        self._blocks.append(block)
+        self._blocks_tokens += block.tokens
+        self._blocks_text += block.text
+        self._tail = []
+        self._tail_tokens = 0
+
+    def _enforce_budget(self) -> None:
+        if self.front_tokens <= self.budget_tokens:
+            return
+        target = self.budget_tokens * self.low_water
+        # The constructor guarantees that evicting every block is enough.
+        while self.front_tokens > target and self._blocks:
+            self._evict_oldest()
+        self._blocks_text = "".join(block.text for block in self._blocks)
+
+    def _evict_oldest(self) -> None:
+        block = self._blocks.popleft()
+        self._blocks_tokens -= block.tokens
+        self._evicted.append(block)
+        excerpt = " ".join(block.text.split())
+        note_line = f"[{block.first_at:.1f}s-{block.last_at:.1f}s, not yet summarised] {excerpt}\n"
+        note_line = self._cap(note_line, max(8, self.notes_max_tokens // 4))
+        note = _Note(block.seq, note_line, self.count_tokens(note_line), block.first_at, block.last_at)
+        self._notes.append(note)
+        self._notes_tokens += note.tokens
+        while self._notes_tokens + self._lost_tokens > self.notes_max_tokens and len(self._notes) > 1:
+            self._forget_oldest_note()
+
+    def _forget_oldest_note(self) -> None:
+        """Keep only a marker that says how much is missing from the prompt."""
+        note = self._notes.pop(0)
+        self._notes_tokens -= note.tokens
+        if self._lost is None:
+            self._lost = (1, note.seq, note.first_at, note.last_at)
+        else:
+            count, _, lost_first, _ = self._lost
+            self._lost = (count + 1, note.seq, lost_first, note.last_at)
+        count, _, lost_first, lost_last = self._lost
+        self._lost_line = (
+            f"[{lost_first:.1f}s-{lost_last:.1f}s: {count} older block(s) not in this prompt, summary pending]\n"
+        )
+        self._lost_tokens = self.count_tokens(self._lost_line)

@@ -1,0 +1,531 @@
+"""The digital twin: schema, repair of model output, minimal patches, and a verifier.
+
+Small models wrap JSON in chatter and code fences, leave trailing commas, get
+cut off by ``max_tokens`` and invent action items.  So model output is never
+trusted: it is extracted, repaired, coerced to the schema and validated;
+anything still invalid is rejected and the twin keeps its last valid state.
+Viewers get RFC 6902 patches between versions, so staying in sync is cheap.
+With several candidates (``--samples``) or revisions (``--refine``), the
+:class:`Verifier` scores each one on schema validity, grounding in the
+transcript and consistency with the previous state; its scores travel with the
+patch (``TwinPatch.why``) so anyone can see why a candidate won.
+
+Plain module: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+import jsonpatch
+from jsonschema import Draft202012Validator
+
+MAX_ITEMS = 20
+MAX_TEXT = 300
+MAX_NAME = 80
+MAX_SUMMARY = 1500
+
+_TEXT = {"type": "string", "maxLength": MAX_TEXT}
+_TEXT_LIST = {"type": "array", "items": _TEXT, "maxItems": MAX_ITEMS}
+
+# Property order is generation order under a grammar: the compact, valuable fields come
+# first and the long summary last, so a reply cut off by max_tokens or the wall-time
+# cap loses the least (repair keeps every member completed before the cut).
+TWIN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["people", "action_items", "decisions", "open_questions", "topics", "scene", "summary"],
+    "properties": {
+        "people": {
+            "type": "array",
+            "maxItems": MAX_ITEMS,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["name"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+                    "role": {"type": "string", "maxLength": MAX_NAME},
+                },
+            },
+        },
+        "action_items": {
+            "type": "array",
+            "maxItems": MAX_ITEMS,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["text", "owner", "due"],
+                "properties": {
+                    "text": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT},
+                    "owner": {"type": "string", "maxLength": MAX_NAME},
+                    "due": {"type": "string", "maxLength": MAX_NAME},
+                },
+            },
+        },
+        "decisions": _TEXT_LIST,
+        "open_questions": _TEXT_LIST,
+        "topics": _TEXT_LIST,
+        "scene": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["description", "updated_at"],
+            "properties": {
+                "description": _TEXT,
+                "updated_at": {"type": ["number", "null"]},
+            },
+        },
+        "summary": {"type": "string", "maxLength": MAX_SUMMARY},
+    },
+}
+
+_LIMITS = ("maxLength", "maxItems")
+
+
+def _without_limits(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _without_limits(value) for key, value in node.items() if key not in _LIMITS}
+    return node
+
+
+# What a backend needs for schema-constrained decoding.  Without the size limits:
+# llama.cpp unrolls each into grammar rules and refuses the result ("exceeds sane
+# defaults"), and OpenAI's strict mode rejects them; repair() enforces them instead.
+# Not "strict" either: strict mode refuses optional properties (people[].role).
+TWIN_RESPONSE_FORMAT: dict[str, Any] = {
+    "type": "json_schema",
+    "json_schema": {"name": "twin", "strict": False, "schema": _without_limits(TWIN_SCHEMA)},
+}
+
+_VALIDATOR = Draft202012Validator(TWIN_SCHEMA)
+_FIELDS = tuple(TWIN_SCHEMA["required"])
+
+
+def empty_state() -> dict[str, Any]:
+    return {
+        "people": [],
+        "action_items": [],
+        "decisions": [],
+        "open_questions": [],
+        "topics": [],
+        "scene": {"description": "", "updated_at": None},
+        "summary": "",
+    }
+
+
+# --- extraction and repair ----------------------------------------------------
+
+
+def extract_json(text: str) -> Any | None:
+    """The first JSON object in ``text``: skips chatter and code fences, drops
+    trailing commas, and closes an object cut off mid-way at its last complete member."""
+    fence = re.search(r"```(?:json|JSON)?\s*\n?(.*?)(?:```|$)", text, re.DOTALL)
+    if fence and "{" in fence.group(1):
+        text = fence.group(1)
+    start = text.find("{")
+    if start < 0:
+        return None
+    for candidate in _balanced_candidates(text, start):
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            continue
+    return None
+
+
+def _balanced_candidates(text: str, start: int) -> list[str]:
+    """Scan one JSON value from ``start`` (string-aware) and return readings to try, best first."""
+    out: list[str] = []
+    closers: list[str] = []
+    in_string = escaped = False
+    last_comma: tuple[int, tuple[str, ...]] | None = None
+    for char in text[start:]:
+        if in_string:
+            out.append(char)
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "{[":
+            closers.append("}" if char == "{" else "]")
+        elif char in "}]":
+            while out and out[-1].isspace():
+                out.pop()
+            if out and out[-1] == ",":
+                out.pop()  # trailing comma
+            if not closers or closers[-1] != char:
+                return []
+            closers.pop()
+            out.append(char)
+            if not closers:
+                return ["".join(out)]
+            continue
+        elif char == ",":
+            last_comma = (len(out), tuple(closers))
+        out.append(char)
+    # Cut off (e.g. by max_tokens): close what is open, else keep every member
+    # completed before the last comma.
+    candidates = [] if in_string else ["".join(out).rstrip().rstrip(",") + "".join(reversed(closers))]
+    if last_comma is not None:
+        length, open_closers = last_comma
+        candidates.append("".join(out[:length]) + "".join(reversed(open_closers)))
+    return candidates
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _as_text(value: Any, limit: int = MAX_TEXT) -> str | None:
+    """A scalar as text; None for things that are not text-like."""
+    if isinstance(value, str):
+        return _clip(" ".join(value.split()), limit)
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, dict) and len(value) == 1:
+        return _as_text(next(iter(value.values())), limit)
+    if isinstance(value, list):
+        parts = [text for text in (_as_text(item, limit) for item in value) if text]
+        return _clip(" ".join(parts), limit) if parts else None
+    return None
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _first(mapping: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if mapping.get(key) not in (None, ""):
+            return mapping[key]
+    return None
+
+
+def _coerce_summary(value: Any) -> Any:
+    """Text if it can be read as text; otherwise left as is for validation to reject."""
+    text = _as_text(value, MAX_SUMMARY)
+    return value if text is None else text
+
+
+def _coerce_text_list(value: Any) -> list[str]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for item in _as_list(value):
+        text = _as_text(item)
+        if text and text.lower() not in seen:
+            seen.add(text.lower())
+            out.append(text)
+    return out[:MAX_ITEMS]
+
+
+def _coerce_people(value: Any) -> list[dict[str, str]]:
+    seen: set[str] = set()
+    out: list[dict[str, str]] = []
+    for item in _as_list(value):
+        raw = item if isinstance(item, dict) else {"name": item}
+        name = _as_text(raw.get("name"), MAX_NAME)
+        if not name or name.lower() in seen:
+            continue
+        seen.add(name.lower())
+        person = {"name": name}
+        role = _as_text(raw.get("role"), MAX_NAME)
+        if role:
+            person["role"] = role
+        out.append(person)
+    return out[:MAX_ITEMS]
+
+
+def _coerce_action_items(value: Any) -> list[dict[str, str]]:
+    out: list[dict[str, str]] = []
+    for item in _as_list(value):
+        raw = item if isinstance(item, dict) else {"text": item}
+        text = _as_text(_first(raw, "text", "task", "item", "description"))
+        if not text:
+            continue
+        owner = _as_text(_first(raw, "owner", "assignee", "who"), MAX_NAME) or ""
+        due = _as_text(_first(raw, "due", "deadline", "due_date", "when"), MAX_NAME) or ""
+        out.append({"text": text, "owner": owner, "due": due})
+    return out[:MAX_ITEMS]
+
+
+def _coerce_scene(value: Any, previous: dict[str, Any]) -> dict[str, Any]:
+    raw = value if isinstance(value, dict) else {"description": value}
+    description = _as_text(raw.get("description")) or ""
+    updated_at = raw.get("updated_at", previous.get("updated_at"))
+    if isinstance(updated_at, str):
+        try:
+            updated_at = float(updated_at)
+        except ValueError:
+            updated_at = None
+    if not isinstance(updated_at, (int, float)) or isinstance(updated_at, bool):
+        updated_at = None
+    return {"description": description, "updated_at": updated_at}
+
+
+def _unwrap(obj: dict[str, Any]) -> dict[str, Any]:
+    """``{"twin": {...}}`` and the like: models love an extra envelope."""
+    if len(obj) == 1:
+        inner = next(iter(obj.values()))
+        if isinstance(inner, dict) and set(inner) & set(_FIELDS):
+            return inner
+    return obj
+
+
+# --- the model ------------------------------------------------------------------
+
+
+class TwinModel:
+    """The current twin state and its version; only valid states get in."""
+
+    def __init__(self, state: dict[str, Any] | None = None) -> None:
+        self.state: dict[str, Any] = copy.deepcopy(state) if state is not None else empty_state()
+        if self.validate(self.state):
+            raise ValueError(f"invalid initial twin state: {self.validate(self.state)}")
+        self.version = 0
+
+    @staticmethod
+    def validate(obj: Any) -> list[str]:
+        """Schema errors as "path: message" strings (empty: valid)."""
+        errors = sorted(_VALIDATOR.iter_errors(obj), key=lambda error: [str(p) for p in error.absolute_path])
+        return [f"{'/'.join(str(p) for p in error.absolute_path) or '<root>'}: {error.message}" for error in errors]
+
+    def repair_verbose(self, raw: str | Any) -> tuple[dict[str, Any] | None, list[str]]:
+        """Like :meth:`repair`, and the reasons when the result is rejected."""
+        obj = extract_json(raw) if isinstance(raw, str) else copy.deepcopy(raw)
+        if obj is None:
+            found = isinstance(raw, str) and "{" in raw
+            return None, ["JSON unreadable or cut off before its first member" if found else "no JSON object found"]
+        if not isinstance(obj, dict):
+            return None, [f"<root>: expected an object, got {type(obj).__name__}"]
+        obj = _unwrap(obj)
+        previous = self.state
+        coercers = {
+            "summary": _coerce_summary,
+            "topics": _coerce_text_list,
+            "people": _coerce_people,
+            "action_items": _coerce_action_items,
+            "open_questions": _coerce_text_list,
+            "decisions": _coerce_text_list,
+            "scene": lambda v: _coerce_scene(v, previous["scene"]),
+        }
+        # A field the model left out means "unchanged", not "now empty".
+        repaired = {
+            name: coercers[name](obj[name]) if name in obj else copy.deepcopy(previous[name]) for name in _FIELDS
+        }
+        errors = self.validate(repaired)
+        return (None, errors) if errors else (repaired, [])
+
+    def repair(self, raw: str | Any) -> dict[str, Any] | None:
+        """Model output (text or parsed) as a valid state, or None if it cannot be saved."""
+        return self.repair_verbose(raw)[0]
+
+    def apply(self, new_state: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+        """Adopt ``new_state``; returns the RFC 6902 patch from the old state and the version.
+
+        An unchanged state gives an empty patch and keeps the version.
+        """
+        errors = self.validate(new_state)
+        if errors:
+            raise ValueError(f"refusing an invalid twin state: {errors[:3]}")
+        operations = jsonpatch.make_patch(self.state, new_state).patch
+        if operations:
+            self.state = copy.deepcopy(new_state)
+            self.version += 1
+        return operations, self.version
+
+
+# --- the verifier -----------------------------------------------------------------
+
+_STOPWORDS = frozenset(
+    """the and for are but not you all any can had her was one our out has him his how its may new now old see
+    two who did get let put say she too use that this with have from they will would there their what about which
+    when make like time just know take into year your some could them than then look only come over also back
+    after work first well even want because these give most very should been were said each much does here
+    need needs please yes okay right thing things going gonna been being also still whole""".split()
+)
+_COMPLETION_WORDS = frozenset(
+    "done finished completed complete cancel cancelled canceled drop dropped resolved answered closed".split()
+)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def key_words(text: str) -> set[str]:
+    """Content words, crudely stemmed: what a claim must share with the transcript."""
+    return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) >= 3 and w not in _STOPWORDS}
+
+
+def support(claim: str, vocabulary: set[str]) -> float:
+    """Fraction of the claim's key words found in ``vocabulary`` (0 for a claim with none)."""
+    words = key_words(claim)
+    return len(words & vocabulary) / len(words) if words else 0.0
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """A person, action item or decision: must be grounded, and should not vanish without a reason."""
+
+    label: str
+    text: str  # what identifies it across versions
+    evidence: str  # what the transcript must support (an action item's owner and due date too)
+
+
+def _claims(state: dict[str, Any]) -> list[_Claim]:
+    claims = [_Claim(f"person: {p['name']}", p["name"], p["name"]) for p in state["people"]]
+    claims += [
+        _Claim(f"action item: {a['text']}", a["text"], " ".join(filter(None, (a["text"], a["owner"], a["due"]))))
+        for a in state["action_items"]
+    ]
+    claims += [_Claim(f"decision: {d}", d, d) for d in state["decisions"]]
+    return claims
+
+
+@dataclass
+class CandidateScore:
+    index: int
+    valid: bool
+    score: float = 0.0
+    grounding: float = 0.0
+    consistency: float = 0.0
+    coverage: float = 0.0
+    grounded: int = 0
+    ungrounded: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Verdict:
+    """The winning state (None when no candidate was valid) and every candidate's scores."""
+
+    winner: int | None
+    state: dict[str, Any] | None
+    scores: list[CandidateScore]
+
+    @property
+    def why(self) -> dict[str, Any]:
+        return {"winner": self.winner, "candidates": [asdict(score) for score in self.scores]}
+
+
+class Verifier:
+    """Scores candidate twin states; weights favour grounding over everything else."""
+
+    def __init__(
+        self,
+        support_threshold: float = 0.5,
+        weights: tuple[float, float, float] = (0.6, 0.25, 0.15),
+    ) -> None:
+        self.support_threshold = support_threshold
+        self.weights = weights
+
+    def pick(self, candidates: Sequence[str | Any], model: TwinModel, transcript: str) -> Verdict:
+        """Repair and score raw candidates against ``model.state`` and ``transcript``."""
+        vocabulary = key_words(transcript)
+        completion_lines = [
+            key_words(line)
+            for line in transcript.splitlines()
+            if set(re.findall(r"[a-z]+", line.lower())) & _COMPLETION_WORDS
+        ]
+        states: list[dict[str, Any] | None] = []
+        scores: list[CandidateScore] = []
+        for index, raw in enumerate(candidates):
+            state, errors = model.repair_verbose(raw)
+            states.append(state)
+            if state is None:
+                scores.append(CandidateScore(index, valid=False, errors=errors[:5]))
+            else:
+                scores.append(self._score(index, state, model.state, vocabulary, completion_lines))
+        most_grounded = max((s.grounded for s in scores if s.valid), default=0)
+        for score in scores:
+            if score.valid:
+                score.coverage = score.grounded / most_grounded if most_grounded else 1.0
+                grounding_w, consistency_w, coverage_w = self.weights
+                total = grounding_w * score.grounding + consistency_w * score.consistency + coverage_w * score.coverage
+                score.score = round(total, 4)
+        valid = [s for s in scores if s.valid]
+        if not valid:
+            return Verdict(None, None, scores)
+        best = max(valid, key=lambda s: (s.score, s.grounded, -s.index))
+        return Verdict(best.index, self.prune(states[best.index], vocabulary), scores)
+
+    def prune(self, state: dict[str, Any] | None, vocabulary: set[str]) -> dict[str, Any] | None:
+        """Drop the winner's people, action items and decisions the transcript does not support:
+        a small model invents names, and an invented fact must never reach a viewer."""
+        if state is None:
+            return None
+        grounded = dict(state)
+        grounded["people"] = [p for p in state["people"] if self._supported(p["name"], vocabulary)]
+        grounded["action_items"] = [
+            a
+            for a in state["action_items"]
+            if self._supported(" ".join(filter(None, (a["text"], a["owner"], a["due"]))), vocabulary)
+        ]
+        grounded["decisions"] = [d for d in state["decisions"] if self._supported(d, vocabulary)]
+        return grounded
+
+    def _supported(self, claim: str, vocabulary: set[str]) -> bool:
+        return support(claim, vocabulary) >= self.support_threshold
+
+    def critique(self, score: CandidateScore) -> str:
+        """What a revision should fix, as instructions ("" when there is nothing to fix)."""
+        lines = []
+        if score.errors:
+            lines.append("The JSON does not match the schema: " + "; ".join(score.errors))
+        if score.ungrounded:
+            lines.append("Not supported by the transcript, remove or correct: " + "; ".join(score.ungrounded))
+        if score.removed:
+            lines.append("Dropped although nothing said they are finished, restore: " + "; ".join(score.removed))
+        return "\n".join(f"- {line}" for line in lines)
+
+    def _score(
+        self,
+        index: int,
+        state: dict[str, Any],
+        previous: dict[str, Any],
+        vocabulary: set[str],
+        completion_lines: list[set[str]],
+    ) -> CandidateScore:
+        claims = _claims(state)
+        ungrounded = [c.label for c in claims if not self._supported(c.evidence, vocabulary)]
+        grounded = len(claims) - len(ungrounded)
+        kept = [key_words(c.text) for c in claims]
+        removed = []
+        previous_claims = _claims(previous)
+        for claim in previous_claims:
+            words = key_words(claim.text)
+            still_there = any(_jaccard(words, other) >= 0.5 for other in kept)
+            explained = any(support(claim.text, line) >= self.support_threshold for line in completion_lines)
+            if not still_there and not explained:
+                removed.append(claim.label)
+        return CandidateScore(
+            index,
+            valid=True,
+            grounding=round(grounded / len(claims), 4) if claims else 1.0,
+            consistency=round(1 - len(removed) / len(previous_claims), 4) if previous_claims else 1.0,
+            grounded=grounded,
+            ungrounded=ungrounded,
+            removed=removed,
+        )
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    union = a | b
+    return len(a & b) / len(union) if union else 1.0

@@ -1,0 +1,425 @@
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from typing import Callable
+
+import jsonpatch
+import pytest
+
+from pipeline.assistant import Assistant
+from pipeline.bus import EventBus
+from pipeline.config import Config
+from pipeline.events import (
+    AssistantDelta,
+    AssistantDone,
+    AssistantStarted,
+    Error,
+    Event,
+    TranscriptFinal,
+    TranscriptPartial,
+    TwinPatch,
+    TwinState,
+    VisionObservation,
+)
+from pipeline.llm.base import ChatRequest, LLMError
+from pipeline.policy.twin import empty_state
+from tests.fakes.scripted_backend import Reply, ScriptedBackend, is_twin_request, last_user_text
+
+pytestmark = pytest.mark.asyncio
+
+GOOD_TWIN = {
+    **empty_state(),
+    "summary": "Planning the website and the budget.",
+    "people": [{"name": "Carol"}],
+    "action_items": [{"text": "Fix the search page", "owner": "Carol", "due": "Wednesday"}],
+}
+HALLUCINATED_TWIN = {
+    **GOOD_TWIN,
+    "action_items": GOOD_TWIN["action_items"] + [{"text": "Buy a sailing boat", "owner": "Dave", "due": "Monday"}],
+}
+UNCHANGED_TWIN = json.dumps(empty_state())
+
+
+def is_fold_request(request: ChatRequest) -> bool:
+    return "To save space" in last_user_text(request)
+
+
+def is_answer_request(request: ChatRequest) -> bool:
+    return not is_twin_request(request) and not is_fold_request(request)
+
+
+def route(answer: Callable[[ChatRequest, int], Reply], twin: Callable[[ChatRequest, int], Reply] | None = None):
+    """A responder that answers answer calls with ``answer`` and twin calls with ``twin``."""
+
+    def responder(request: ChatRequest, index: int) -> Reply:
+        if is_twin_request(request):
+            return twin(request, index) if twin else Reply(UNCHANGED_TWIN)
+        if is_fold_request(request):
+            return Reply("Earlier: the team discussed the budget.")
+        return answer(request, index)
+
+    return responder
+
+
+class Harness:
+    def __init__(self, backend: ScriptedBackend, config: Config | None = None, **options) -> None:
+        self.backend = backend
+        self.bus = EventBus("test")
+        self.events: list[Event] = []
+        self.bus.subscribe(self.events.append)
+        self.assistant = Assistant(config or Config(), backend, self.bus.emit, **options)
+        self.bus.subscribe(self.assistant.on_event)
+        self.media_time = 0.0
+
+    def final(self, text: str) -> None:
+        self.bus.emit(TranscriptFinal(text=text, start=self.media_time, end=self.media_time + 1.0))
+        self.media_time += 1.5
+
+    def of(self, kind: type[Event]) -> list:
+        return [event for event in self.events if isinstance(event, kind)]
+
+    def done(self, generation: int) -> AssistantDone | None:
+        return next((e for e in self.of(AssistantDone) if e.generation == generation), None)
+
+    def answer_requests(self) -> list[ChatRequest]:
+        return [r for r in self.backend.requests if is_answer_request(r)]
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                await asyncio.sleep(0.002)
+
+
+async def harness(backend: ScriptedBackend, config: Config | None = None, **options) -> Harness:
+    h = Harness(backend, config, **options)
+    await h.assistant.start()
+    return h
+
+
+async def test_every_final_reaches_a_prompt_and_every_start_has_one_done():
+    backend = ScriptedBackend(route(lambda r, i: Reply("Noted: progress on the website.", delta_delay_s=0.003)))
+    h = await harness(backend)
+    lines = [f"Line number {i} about the budget." for i in range(25)]
+    for line in lines:
+        h.final(line)
+        await asyncio.sleep(0.004 if len(h.events) % 3 else 0)
+    assert await h.assistant.drain(5.0)
+    await h.assistant.close()
+
+    prompts = [r.messages[-1]["content"] for r in h.answer_requests()]
+    for line in lines:
+        assert any(line in prompt for prompt in prompts), line
+    started = {e.generation for e in h.of(AssistantStarted)}
+    done = {e.generation: e for e in h.of(AssistantDone)}
+    assert started == set(done)  # every start is paired with exactly one done
+    assert all(e.reason == "preempted" for e in done.values() if e.cancelled)
+    last = max(done)
+    assert not done[last].cancelled and done[last].tokens == 5
+    assert backend.max_active == 1
+
+
+async def test_preemption_cancels_the_running_generation_and_reports_it_cancelled():
+    gate = asyncio.Event()
+    backend = ScriptedBackend(route(lambda r, i: Reply("first answer", gate=gate) if i == 0 else Reply("second")))
+    h = await harness(backend)
+    h.final("We need to talk about the budget.")
+    await h.wait_for(lambda: len(backend.requests) == 1)
+    h.final("The search page is slow.")
+    await h.wait_for(lambda: h.done(2) is not None)
+    first, second = h.done(1), h.done(2)
+    assert first.cancelled and first.reason == "preempted"
+    assert not second.cancelled
+    assert [e.text for e in h.of(AssistantDelta) if e.generation == 1] == []
+    assert "".join(e.text for e in h.of(AssistantDelta) if e.generation == 2) == "second"
+    assert "The search page is slow." in backend.requests[1].messages[-1]["content"]
+    assert backend.cancelled == 1
+    await h.assistant.close()
+
+
+async def test_on_event_only_schedules_work():
+    backend = ScriptedBackend(route(lambda r, i: Reply("ok")))
+    h = await harness(backend)
+    h.final("Hello.")
+    assert backend.requests == [] and h.of(AssistantStarted) == []  # nothing ran inside emit()
+    await h.wait_for(lambda: h.done(1) is not None)
+    await h.assistant.close()
+
+
+async def test_a_question_makes_a_running_twin_update_give_way():
+    twin_gate = asyncio.Event()
+    twin_calls: list[int] = []
+
+    def twin(request: ChatRequest, index: int) -> Reply:
+        twin_calls.append(index)
+        return Reply(json.dumps(GOOD_TWIN), gate=twin_gate if len(twin_calls) == 1 else None)
+
+    backend = ScriptedBackend(route(lambda r, i: Reply("Noted."), twin=twin))
+    h = await harness(backend)
+    h.final("Carol, please fix the search page by Wednesday.")
+    await h.wait_for(lambda: len(twin_calls) == 1)  # the twin update holds the only slot
+    h.final("Assistant, who fixes the search page?")
+    await h.wait_for(lambda: h.done(2) is not None)
+    assert h.of(AssistantStarted)[-1].trigger == "question" and not h.done(2).cancelled
+    await h.wait_for(lambda: h.of(TwinPatch))  # and the twin ran again afterwards
+    assert len(twin_calls) >= 2 and backend.cancelled == 1 and backend.max_active == 1
+    await h.assistant.close()
+
+
+async def test_questions_are_answered_with_the_question_in_the_instruction():
+    backend = ScriptedBackend(route(lambda r, i: Reply("Carol fixes the search page.")))
+    h = await harness(backend)
+    h.final("Carol will fix the search page.")
+    await h.wait_for(lambda: h.done(1) is not None)
+    h.final("Assistant, what are our action items?")
+    await h.wait_for(lambda: h.done(2) is not None)
+    assert [e.trigger for e in h.of(AssistantStarted)] == ["final", "question"]
+    task = h.answer_requests()[-1].messages[-1]["content"].split("## Task")[-1]
+    assert "Assistant, what are our action items?" in task
+    await h.assistant.close()
+
+
+async def test_rate_limit_becomes_an_error_event_then_the_assistant_recovers():
+    def answer(request: ChatRequest, index: int) -> Reply:
+        if index == 0:
+            return Reply(error=LLMError("rate_limited", "429 Too Many Requests", retry_after=0.05))
+        return Reply("Recovered answer.")
+
+    backend = ScriptedBackend(route(answer))
+    h = await harness(backend)
+    h.final("First line.")
+    await h.wait_for(lambda: h.of(Error))
+    h.final("Second line during the backoff.")  # the transcript keeps flowing
+    await h.wait_for(lambda: any(not e.cancelled for e in h.of(AssistantDone)))
+    error = h.of(Error)[0]
+    assert error.code == "llm_rate_limited" and "retry after 0.05 s" in error.message
+    assert not error.fatal
+    failed = h.done(1)
+    assert failed.cancelled and failed.reason == "llm_rate_limited"
+    retry_prompt = h.answer_requests()[-1].messages[-1]["content"]
+    assert "First line." in retry_prompt and "Second line during the backoff." in retry_prompt
+    await h.assistant.close()
+
+
+async def test_a_stream_that_breaks_midway_is_reported_and_not_an_answer():
+    def answer(request: ChatRequest, index: int) -> Reply:
+        if index == 0:
+            return Reply("one two three four", error=LLMError("stream_broken", "connection reset"), error_after=2)
+        return Reply("fine")
+
+    backend = ScriptedBackend(route(answer))
+    h = await harness(backend, assistant_names=("assistant",))
+    h.final("Hello there.")
+    await h.wait_for(lambda: h.done(1) is not None)
+    assert [e.code for e in h.of(Error)] == ["llm_stream_broken"]
+    assert h.done(1).cancelled and h.done(1).reason == "llm_stream_broken"
+    assert [e.text for e in h.of(AssistantDelta) if e.generation == 1] == ["one", " two"]
+    await h.assistant.close()
+
+
+async def test_an_unexpected_backend_exception_is_contained():
+    backend = ScriptedBackend(route(lambda r, i: Reply(error=RuntimeError("boom")) if i == 0 else Reply("ok")))
+    h = await harness(backend)
+    h.final("Hello.")
+    await h.wait_for(lambda: h.of(Error))
+    assert h.of(Error)[0].code == "llm_internal" and "boom" in h.of(Error)[0].message
+    await h.wait_for(lambda: any(not e.cancelled for e in h.of(AssistantDone)))
+    await h.assistant.close()
+
+
+async def test_a_model_that_never_stops_is_bounded_by_max_tokens_and_by_wall_time():
+    backend = ScriptedBackend(route(lambda r, i: Reply("la", endless=True)))
+    h = await harness(backend, Config(llm_max_tokens=40))
+    h.final("Sing.")
+    await h.wait_for(lambda: h.done(1) is not None)
+    assert h.done(1).tokens == 40 and not h.done(1).cancelled
+
+    endless = ScriptedBackend(route(lambda r, i: Reply("la", endless=True, honour_max_tokens=False)))
+    h = await harness(endless, wall_time_cap_s=0.1)
+    h.final("Sing forever.")
+    await h.wait_for(lambda: h.done(1) is not None)
+    assert h.done(1).reason == "wall_time_cap"
+    assert [e.code for e in h.of(Error)] == ["llm_timeout"]
+    assert endless.cancelled >= 1  # the stream was closed, freeing the model
+    await h.assistant.close()
+
+
+async def test_close_cancels_running_generations_and_reports_them():
+    backend = ScriptedBackend(route(lambda r, i: Reply("never", gate=asyncio.Event())))
+    h = await harness(backend)
+    h.final("Something.")
+    await h.wait_for(lambda: h.of(AssistantStarted))
+    await h.assistant.close()
+    done = h.done(1)
+    assert done is not None and done.cancelled and done.reason == "closed"
+    assert backend.active == 0
+    h.final("After close.")  # ignored, no new work
+    await asyncio.sleep(0.01)
+    assert len(backend.requests) == 1
+
+
+async def test_twin_state_first_then_validated_patches_with_why():
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(GOOD_TWIN))))
+    h = await harness(backend)
+    h.final("Carol, please fix the search page by Wednesday.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    assert isinstance(h.of(TwinState)[0], TwinState) and h.events.index(h.of(TwinState)[0]) == 0
+    state, patch = h.of(TwinState)[0], h.of(TwinPatch)[0]
+    assert state.version == 0 and patch.version == 1
+    assert jsonpatch.apply_patch(state.state, patch.patch) == GOOD_TWIN
+    assert patch.why["winner"] == 0 and patch.why["candidates"][0]["grounding"] == 1.0
+    twin_request = next(r for r in backend.requests if is_twin_request(r))
+    assert twin_request.response_format["type"] == "json_schema"
+    assert "Current twin state" in twin_request.messages[-1]["content"]
+    # "-" means nothing new: it is not added to the context as an assistant remark.
+    assert "(assistant)" not in twin_request.messages[-1]["content"]
+    await h.assistant.close()
+
+
+async def test_garbage_twin_output_is_rejected_and_the_twin_keeps_its_state():
+    backend = ScriptedBackend(route(lambda r, i: Reply("ok"), twin=lambda r, i: Reply("I am not JSON at all")))
+    h = await harness(backend)
+    h.final("Carol fixes the search page.")
+    await h.wait_for(lambda: h.of(Error))
+    assert h.of(Error)[0].code == "twin_invalid"
+    assert h.of(TwinPatch) == []
+    assert h.assistant.twin.state == empty_state() and h.assistant.twin.version == 0
+    await h.assistant.close()
+
+
+@pytest.mark.parametrize("max_in_flight", [3, 1])
+async def test_samples_pick_the_grounded_candidate(max_in_flight):
+    candidates = [json.dumps(HALLUCINATED_TWIN), json.dumps(GOOD_TWIN), "garbage"]
+    twin_calls: list[int] = []
+
+    def twin(request: ChatRequest, index: int) -> Reply:
+        twin_calls.append(index)
+        return Reply(candidates[(len(twin_calls) - 1) % 3], delta_delay_s=0.001)
+
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=twin), max_in_flight=max_in_flight)
+    h = await harness(backend, Config(llm_samples=3, llm_max_in_flight=1))
+    h.final("Carol, please fix the search page by Wednesday.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    patch = h.of(TwinPatch)[0]
+    assert h.assistant.twin.state == GOOD_TWIN
+    assert patch.why["winner"] == 1
+    scores = patch.why["candidates"]
+    assert "action item: Buy a sailing boat" in scores[0]["ungrounded"]
+    assert scores[2]["valid"] is False
+    assert patch.why["origins"] == ["sample"] * 3
+    twin_requests = [r for r in backend.requests if is_twin_request(r)]
+    assert [r.temperature for r in twin_requests[:3]] == [0.0, 0.8, 0.8]
+    assert backend.max_active == (3 if max_in_flight == 3 else 1)
+    await h.assistant.close()
+
+
+async def test_refine_revises_with_the_verifiers_critique():
+    replies = iter([json.dumps(HALLUCINATED_TWIN), json.dumps(GOOD_TWIN)])
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(next(replies, UNCHANGED_TWIN))))
+    h = await harness(backend, Config(llm_refine=2))
+    h.final("Carol, please fix the search page by Wednesday.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    patch = h.of(TwinPatch)[0]
+    assert h.assistant.twin.state == GOOD_TWIN
+    assert patch.why["origins"] == ["sample", "revision 1"] and patch.why["winner"] == 1
+    twin_requests = [r for r in backend.requests if is_twin_request(r)]
+    assert len(twin_requests) == 2  # the revision had nothing left to fix: no third round
+    revision = twin_requests[1].messages
+    assert revision[-2] == {"role": "assistant", "content": json.dumps(HALLUCINATED_TWIN)}
+    assert "Buy a sailing boat" in revision[-1]["content"]
+    await h.assistant.close()
+
+
+async def test_twin_errors_back_off_and_keep_the_last_valid_state():
+    calls = {"twin": 0}
+
+    def twin(request: ChatRequest, index: int) -> Reply:
+        calls["twin"] += 1
+        if calls["twin"] == 1:
+            return Reply(json.dumps(GOOD_TWIN))
+        if calls["twin"] == 2:
+            return Reply(error=LLMError("server", "500 Internal Server Error", retry_after=0.02))
+        return Reply(json.dumps({**GOOD_TWIN, "topics": ["search page"]}))
+
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=twin))
+    h = await harness(backend)
+    h.final("Carol, please fix the search page by Wednesday.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    h.final("The search page is the main topic.")
+    await h.wait_for(lambda: len(h.of(TwinPatch)) == 2)
+    assert [e.code for e in h.of(Error)] == ["llm_server"]
+    assert h.assistant.twin.state["action_items"] == GOOD_TWIN["action_items"]
+    assert h.of(TwinPatch)[1].patch == [{"op": "add", "path": "/topics/0", "value": "search page"}]
+    await h.assistant.close()
+
+
+async def test_evicted_blocks_are_folded_into_the_summary_in_the_background():
+    backend = ScriptedBackend(route(lambda r, i: Reply("-")))
+    h = await harness(backend, Config(llm_context_tokens=2048))
+    for i in range(80):
+        h.final(f"Sentence {i}: the budget review covers design spending and the website launch plan.")
+        if i % 10 == 0:
+            await asyncio.sleep(0)
+    assert await h.assistant.drain(5.0)
+    folds = [r for r in backend.requests if is_fold_request(r)]
+    assert folds and "Sentence 0:" in last_user_text(folds[0]).split("## Task")[-1]
+    last_prompt = h.answer_requests()[-1].messages[-1]["content"]
+    assert "Earlier: the team discussed the budget." in last_prompt
+    assert "Sentence 79:" in last_prompt and "Sentence 0:" not in last_prompt
+    await h.assistant.close()
+
+
+async def test_heartbeat_and_scene_triggers():
+    backend = ScriptedBackend(route(lambda r, i: Reply("-")))
+    h = await harness(backend, Config(llm_heartbeat_s=0.05))
+    h.bus.emit(VisionObservation(kind="scene_change", score=0.9, note="a slide titled Budget", media_time=1.0))
+    await h.wait_for(lambda: h.done(1) is not None)
+    h.bus.emit(VisionObservation(kind="motion", score=0.2, media_time=2.0))
+    await h.wait_for(lambda: h.done(2) is not None)
+    assert [e.trigger for e in h.of(AssistantStarted)] == ["scene", "heartbeat"]
+    prompt = h.answer_requests()[-1].messages[-1]["content"]
+    assert "(seen) a slide titled Budget" in prompt and "(seen) motion (score 0.20)" in prompt
+    await asyncio.sleep(0.15)
+    assert len(h.of(AssistantStarted)) == 2  # nothing changed since: no more heartbeats
+    await h.assistant.close()
+
+
+async def test_speculative_start_is_kept_when_the_final_matches():
+    backend = ScriptedBackend(route(lambda r, i: Reply("We launch in June.", delta_delay_s=0.01)))
+    h = await harness(backend, speculative=True)
+    for _ in range(2):
+        h.bus.emit(TranscriptPartial(text="When do we launch?", start=0.0))
+    await h.wait_for(lambda: h.of(AssistantStarted))
+    assert "Being said right now" in backend.requests[0].messages[-1]["content"]
+    h.final("When do we launch?")
+    await h.wait_for(lambda: h.done(1) is not None)
+    assert not h.done(1).cancelled
+    assert [e.trigger for e in h.of(AssistantStarted)] == ["question"]
+    await h.assistant.close()
+
+
+async def test_twin_update_waits_for_drain_and_reflects_all_finals():
+    seen: list[str] = []
+
+    def twin(request: ChatRequest, index: int) -> Reply:
+        seen.append(request.messages[-1]["content"])
+        return Reply(UNCHANGED_TWIN)
+
+    backend = ScriptedBackend(route(lambda r, i: Reply("-", first_delay_s=0.01), twin=twin))
+    h = await harness(backend, twin_every_finals=100)
+    for i in range(5):
+        h.final(f"Point {i}.")
+    assert await h.assistant.drain(5.0)
+    assert seen and "Point 4." in seen[-1]
+    await h.assistant.close()
+
+
+async def test_the_scripted_backend_records_cancellation_of_an_abandoned_stream():
+    backend = ScriptedBackend([Reply("a b c", delta_delay_s=0.01)])
+    request = ChatRequest(messages=[{"role": "user", "content": "x"}])
+    stream = backend.stream(request)
+    assert (await anext(stream)).text == "a"
+    await stream.aclose()
+    assert backend.cancelled == 1 and backend.active == 0
+    copy.deepcopy(backend.requests)

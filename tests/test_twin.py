@@ -1,0 +1,301 @@
+from __future__ import annotations
+
+import copy
+import json
+
+import jsonpatch
+import pytest
+
+from pipeline.policy.twin import (
+    MAX_ITEMS,
+    TWIN_RESPONSE_FORMAT,
+    TWIN_SCHEMA,
+    TwinModel,
+    Verifier,
+    empty_state,
+    extract_json,
+    key_words,
+    support,
+)
+
+TRANSCRIPT = """\
+[0.5s] Good morning, everyone. Let's start the weekly planning meeting about the new website and the budget.
+[9.1s] Thanks, Alice. The new website is almost ready, but the search page is still very slow.
+[15.6s] I can look at the search page this week. I think the problem is the database.
+[20.8s] Great. Carol, please fix the search page by Wednesday.
+[29.4s] Bob, can you send the budget report to the whole team by Friday?
+[37.0s] We decided to move the launch to the first week of June.
+"""
+
+
+def state(**changes) -> dict:
+    base = empty_state()
+    base.update(changes)
+    return base
+
+
+GOOD = state(
+    summary="Weekly planning: website and budget.",
+    topics=["website", "budget"],
+    people=[{"name": "Alice"}, {"name": "Carol", "role": "developer"}],
+    action_items=[
+        {"text": "Fix the search page", "owner": "Carol", "due": "Wednesday"},
+        {"text": "Send the budget report to the team", "owner": "Bob", "due": "Friday"},
+    ],
+    decisions=["Move the launch to the first week of June"],
+)
+
+
+# --- schema ---------------------------------------------------------------------
+
+
+def test_empty_and_full_states_are_valid():
+    assert TwinModel.validate(empty_state()) == []
+    assert TwinModel.validate(GOOD) == []
+
+
+@pytest.mark.parametrize(
+    ("mutate", "fragment"),
+    [
+        (lambda s: s.pop("decisions"), "'decisions' is a required property"),
+        (lambda s: s.update(extra=1), "Additional properties"),
+        (lambda s: s["action_items"].append({"text": "x", "owner": None, "due": ""}), "action_items/2/owner"),
+        (lambda s: s["people"].append({"name": ""}), "people/2/name"),
+        (lambda s: s.update(topics=["t"] * (MAX_ITEMS + 1)), "topics"),
+        (lambda s: s["scene"].update(updated_at="soon"), "scene/updated_at"),
+    ],
+)
+def test_validate_reports_where_a_state_is_wrong(mutate, fragment):
+    bad = copy.deepcopy(GOOD)
+    mutate(bad)
+    errors = TwinModel.validate(bad)
+    assert errors and any(fragment in error for error in errors), errors
+
+
+def test_schema_is_usable_for_constrained_decoding():
+    # Structured output wants closed objects at every level (no extra keys to wander into).
+    def check(node):
+        if node.get("type") == "object":
+            assert node["additionalProperties"] is False
+        for child in node.get("properties", {}).values():
+            check(child)
+        if "items" in node:
+            check(node["items"])
+
+    check(TWIN_SCHEMA)
+    sent = TWIN_RESPONSE_FORMAT["json_schema"]["schema"]
+    check(sent)
+    # Size limits stay out of what backends compile into grammars (llama.cpp refuses them).
+    assert "maxLength" not in json.dumps(sent) and "maxItems" not in json.dumps(sent)
+    assert "maxItems" in json.dumps(TWIN_SCHEMA)
+
+
+# --- repair ---------------------------------------------------------------------
+
+
+def test_repair_extracts_json_from_chatter_and_code_fences():
+    text = "Sure! Here is the update:\n```json\n" + json.dumps(GOOD) + "\n```\nLet me know if you need more."
+    assert TwinModel().repair(text) == GOOD
+
+
+def test_repair_fixes_trailing_commas_and_truncated_output():
+    text = '{"summary": "s", "topics": ["a", "b",], "decisions": ["ship it"],}'
+    assert TwinModel().repair(text) == state(summary="s", topics=["a", "b"], decisions=["ship it"])
+    cut_off = '{"summary": "s", "topics": ["a", "b"], "decisions": ["ship it", "and also som'
+    assert TwinModel().repair(cut_off) == state(summary="s", topics=["a", "b"], decisions=["ship it"])
+
+
+def test_repair_coerces_types_and_drops_unknown_keys():
+    raw = {
+        "state": {
+            "summary": ["Two", "parts."],
+            "topics": "budget",
+            "people": ["Alice", {"name": "Bob", "age": 40, "role": "finance"}, {"name": "alice"}],
+            "action_items": [
+                "Call the vendor",
+                {"task": "Fix search", "assignee": "Carol", "deadline": "Wednesday", "priority": 1},
+                {"text": "Ship", "owner": None, "due": 5},
+            ],
+            "open_questions": [42, None, {"q": "More support staff?"}],
+            "decisions": ["Launch in June", "launch in june"],
+            "scene": "a whiteboard",
+            "mood": "happy",
+        }
+    }
+    repaired = TwinModel().repair(raw)
+    assert repaired == {
+        "summary": "Two parts.",
+        "topics": ["budget"],
+        "people": [{"name": "Alice"}, {"name": "Bob", "role": "finance"}],
+        "action_items": [
+            {"text": "Call the vendor", "owner": "", "due": ""},
+            {"text": "Fix search", "owner": "Carol", "due": "Wednesday"},
+            {"text": "Ship", "owner": "", "due": "5"},
+        ],
+        "open_questions": ["42", "More support staff?"],
+        "decisions": ["Launch in June"],
+        "scene": {"description": "a whiteboard", "updated_at": None},
+    }
+
+
+def test_repair_truncates_oversized_lists_and_strings():
+    raw = state(topics=[f"topic {i}" for i in range(50)], summary="x" * 5000)
+    repaired = TwinModel().repair(raw)
+    assert len(repaired["topics"]) == MAX_ITEMS
+    assert TwinModel.validate(repaired) == []
+    assert repaired["summary"].endswith("…")
+
+
+def test_missing_fields_keep_their_previous_values():
+    model = TwinModel(GOOD)
+    repaired = model.repair('{"summary": "Updated summary."}')
+    assert repaired == {**GOOD, "summary": "Updated summary."}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["I cannot help with that.", "[1, 2, 3]", '{"summary": {"a": 1, "b": 2}}', '{"summary": null}', "{{{", 42],
+)
+def test_repair_rejects_what_cannot_be_saved(raw):
+    model = TwinModel(GOOD)
+    assert model.repair(raw) is None
+    assert model.repair_verbose(raw)[1]
+    assert model.state == GOOD
+
+
+def test_extract_json_ignores_braces_inside_strings():
+    assert extract_json('noise {"summary": "a } b { c", "topics": []} tail') == {"summary": "a } b { c", "topics": []}
+
+
+# --- apply / patches --------------------------------------------------------------
+
+
+def test_apply_produces_a_minimal_patch_and_bumps_the_version():
+    model = TwinModel()
+    patch, version = model.apply(GOOD)
+    assert version == 1
+    assert jsonpatch.apply_patch(empty_state(), patch) == GOOD
+    updated = copy.deepcopy(GOOD)
+    updated["open_questions"].append("Do we need more support staff?")
+    patch, version = model.apply(updated)
+    assert version == 2
+    assert patch == [{"op": "add", "path": "/open_questions/0", "value": "Do we need more support staff?"}]
+    assert model.state == updated
+
+
+def test_apply_without_change_keeps_the_version():
+    model = TwinModel(GOOD)
+    assert model.apply(copy.deepcopy(GOOD)) == ([], 0)
+
+
+def test_apply_refuses_an_invalid_state():
+    model = TwinModel(GOOD)
+    with pytest.raises(ValueError):
+        model.apply({"summary": 3})
+    assert model.state == GOOD and model.version == 0
+
+
+def test_the_model_keeps_its_own_copy():
+    model = TwinModel()
+    new = copy.deepcopy(GOOD)
+    model.apply(new)
+    new["topics"].append("mutated outside")
+    assert "mutated outside" not in model.state["topics"]
+
+
+# --- verifier -------------------------------------------------------------------------
+
+
+def test_support_is_the_share_of_key_words_found():
+    vocabulary = key_words(TRANSCRIPT)
+    assert support("Fix the search page", vocabulary) == 1.0
+    assert support("Buy a boat for Dave", vocabulary) == 0.0
+    assert support("the and of", vocabulary) == 0.0  # nothing to ground
+
+
+def test_verifier_picks_the_grounded_candidate_and_explains_why():
+    hallucinated = copy.deepcopy(GOOD)
+    hallucinated["action_items"].append({"text": "Buy a sailing boat", "owner": "Dave", "due": "Monday"})
+    hallucinated["people"].append({"name": "Dave"})
+    verdict = Verifier().pick([json.dumps(hallucinated), json.dumps(GOOD), "garbage"], TwinModel(), TRANSCRIPT)
+    assert verdict.winner == 1
+    assert verdict.state == GOOD
+    why = verdict.why
+    assert why["winner"] == 1
+    scores = {c["index"]: c for c in why["candidates"]}
+    assert scores[0]["valid"] and scores[1]["valid"] and not scores[2]["valid"]
+    assert scores[2]["errors"] == ["no JSON object found"]
+    assert "person: Dave" in scores[0]["ungrounded"]
+    assert "action item: Buy a sailing boat" in scores[0]["ungrounded"]
+    assert scores[1]["ungrounded"] == [] and scores[1]["grounding"] == 1.0
+    assert scores[1]["score"] > scores[0]["score"]
+    json.dumps(why)
+
+
+def test_verifier_prefers_a_richer_grounded_candidate_over_an_empty_one():
+    verdict = Verifier().pick([empty_state(), GOOD], TwinModel(), TRANSCRIPT)
+    assert verdict.winner == 1
+
+
+def test_verifier_penalises_unexplained_removals():
+    model = TwinModel(GOOD)
+    dropped = copy.deepcopy(GOOD)
+    dropped["decisions"] = []
+    verdict = Verifier().pick([dropped, GOOD], model, TRANSCRIPT)
+    assert verdict.winner == 1
+    removed = verdict.scores[0]
+    assert removed.removed == ["decision: Move the launch to the first week of June"]
+    assert removed.consistency < 1.0
+
+
+def test_a_removal_the_transcript_explains_is_not_penalised():
+    model = TwinModel(GOOD)
+    finished = copy.deepcopy(GOOD)
+    finished["action_items"] = finished["action_items"][1:]  # the search page fix is done
+    transcript = TRANSCRIPT + "[50.0s] Carol: the search page fix is done now.\n"
+    verdict = Verifier().pick([finished], model, transcript)
+    assert verdict.scores[0].removed == []
+    assert verdict.scores[0].consistency == 1.0
+
+
+def test_rewording_an_item_is_not_a_removal():
+    model = TwinModel(GOOD)
+    reworded = copy.deepcopy(GOOD)
+    reworded["action_items"][0]["text"] = "Fix the slow search page"
+    assert Verifier().pick([reworded], model, TRANSCRIPT).scores[0].removed == []
+
+
+def test_no_valid_candidate_means_no_winner():
+    verdict = Verifier().pick(["nope", '{"summary": {"a": 1, "b": 2'], TwinModel(), TRANSCRIPT)
+    assert verdict.winner is None and verdict.state is None
+    assert all(not c["valid"] for c in verdict.why["candidates"])
+
+
+def test_critique_lists_what_to_fix_and_is_empty_for_a_clean_candidate():
+    model = TwinModel(GOOD)
+    bad = copy.deepcopy(GOOD)
+    bad["decisions"] = ["Hire three new designers"]
+    verifier = Verifier()
+    verdict = verifier.pick([bad, GOOD, "not json"], model, TRANSCRIPT)
+    critique = verifier.critique(verdict.scores[0])
+    assert "decision: Hire three new designers" in critique
+    assert "restore: decision: Move the launch" in critique
+    assert verifier.critique(verdict.scores[1]) == ""
+    assert "schema" in verifier.critique(verdict.scores[2])
+
+
+def test_the_winner_loses_invented_people_and_items():
+    transcript = "[1.0s] Alice: Bob will send the cost report by Friday."
+    candidate = {
+        "summary": "Planning.",
+        "people": [{"name": "Alice"}, {"name": "Alejandro", "role": "Fernando"}],
+        "action_items": [
+            {"text": "send the cost report", "owner": "Bob", "due": "Friday"},
+            {"text": "book the venue in Lisbon", "owner": "Liam", "due": "May"},
+        ],
+        "decisions": ["hire three contractors"],
+    }
+    verdict = Verifier().pick([json.dumps(candidate)], TwinModel(), transcript)
+    assert [p["name"] for p in verdict.state["people"]] == ["Alice"]
+    assert [a["owner"] for a in verdict.state["action_items"]] == ["Bob"]
+    assert verdict.state["decisions"] == []
