@@ -1,0 +1,97 @@
+"""`streamtwin run` end to end with a language model: the real Groq SDK against a loopback
+server speaking Groq's wire format, faults on that server, and the embedded local model."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+from tests.fakes.openai_server import FakeLLMServer, Reply
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+TWIN_JSON = json.dumps(
+    {
+        "people": [{"name": "Alice", "role": "host"}, {"name": "Zebediah"}],  # nobody said Zebediah
+        "action_items": [{"text": "look at the search page", "owner": "Carol", "due": "this week"}],
+        "decisions": [],
+        "open_questions": [],
+        "topics": ["new website", "project costs"],
+        "scene": {"description": "", "updated_at": None},
+        "summary": "Weekly planning: the website is almost ready but search is slow.",
+    }
+)
+
+
+async def run_cli(*args: str, env: dict[str, str]) -> tuple[int, list[dict], str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "pipeline", "run", *args, "--format", "jsonl",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env={**os.environ, **env},
+    )
+    stdout, stderr = await asyncio.wait_for(process.communicate(), 600)
+    events = [json.loads(line) for line in stdout.decode().splitlines()]
+    return process.returncode, events, stderr.decode()
+
+
+def prompt_text(request) -> str:
+    parts = []
+    for message in request.body["messages"]:
+        content = message["content"]
+        parts.append(content if isinstance(content, str) else json.dumps(content))
+    return "\n".join(parts)
+
+
+async def test_groq_sdk_receives_every_final_and_streams_back():
+    async with FakeLLMServer(reply=Reply("Noted: the search page is slow."), json_reply=Reply(TWIN_JSON)) as server:
+        code, events, stderr = await run_cli(
+            str(SAMPLES / "meeting.mp4"), "--realtime",
+            env={"GROQ_API_KEY": "test-key", "GROQ_BASE_URL": server.url},
+        )
+    assert code == 0, stderr
+    assert events[0]["options"]["llm"] == "groq"
+    assert all(r.path == "/openai/v1/chat/completions" for r in server.requests)
+    assert all(r.headers.get("authorization") == "Bearer test-key" for r in server.requests)
+    prompts = "\n".join(prompt_text(r) for r in server.requests)
+    finals = [e["text"] for e in events if e["type"] == "transcript.final"]
+    assert len(finals) >= 5
+    for text in finals:
+        assert text in prompts, f"final never reached the model: {text!r}"
+
+    answers = [e for e in events if e["type"] == "assistant.done" and not e["cancelled"]]
+    assert answers and answers[0]["tokens"] > 0 and answers[0]["ttft_ms"] is not None
+    generation = answers[0]["generation"]
+    streamed = "".join(e["text"] for e in events if e["type"] == "assistant.delta" and e["generation"] == generation)
+    assert streamed == "Noted: the search page is slow."
+
+    patches = [e for e in events if e["type"] == "twin.patch"]
+    assert patches, "the twin never updated"
+    people = {op["value"]["name"] for p in patches for op in p["patch"] if op["path"].startswith("/people/")}
+    assert people == {"Alice"}  # the invented name never reaches a viewer
+
+
+async def test_a_failing_endpoint_never_stops_the_transcript():
+    async with FakeLLMServer(reply=Reply(status=500)) as server:
+        code, events, stderr = await run_cli(
+            str(SAMPLES / "meeting.mp4"), env={"GROQ_API_KEY": "k", "GROQ_BASE_URL": server.url}
+        )
+    assert code == 0, stderr
+    types = [e["type"] for e in events]
+    assert types.count("transcript.final") >= 5 and types[-1] == "session.ended"
+    errors = [e for e in events if e["type"] == "error"]
+    assert errors and all(e["code"].startswith("llm_") and not e["fatal"] for e in errors)
+    assert not any(e["type"] == "twin.patch" for e in events)  # the twin keeps its last valid state
+
+
+async def test_embedded_local_model_answers_and_keeps_a_twin():
+    code, events, stderr = await run_cli(
+        str(SAMPLES / "meeting.mp4"), "--llm", "local", "--llm-model", "smollm2", env={}
+    )
+    assert code == 0, stderr
+    assert events[0]["options"]["llm"] == "local"
+    types = {e["type"] for e in events}
+    assert {"transcript.final", "assistant.started", "assistant.delta", "twin.state"} <= types
+    answers = [e for e in events if e["type"] == "assistant.done" and not e["cancelled"]]
+    assert answers and answers[-1]["tokens"] > 0
