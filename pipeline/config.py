@@ -23,7 +23,7 @@ class Config:
     asr_max_window_s: float = 12.0  # hard cap on the decoded window
     vad_threshold: float = 0.5
     vad_min_silence_ms: int = 400  # silence that ends an utterance (flush as final)
-    vad_pause_ms: int = 200  # shorter pause: commit what is before it
+    vad_pause_ms: int = 160  # shorter pause: commit what is before it
 
     # --- ingest -------------------------------------------------------------
     realtime: bool | None = None  # None: on for URLs and stdin, off for files

@@ -149,7 +149,6 @@ class DecodeRequest:
     end: float
     kind: str
     prompt: str
-    pause: float | None = None
 
 
 class StreamingTranscriber:
@@ -228,7 +227,7 @@ class StreamingTranscriber:
         if pause is not None and pause - self.window_start >= self.min_decode_s / 2:
             # Stop just after the pause edge: trailing silence is where Whisper hallucinates.
             end = min(pause + 0.1, self.audio_end)
-            return DecodeRequest(self._next_id, self.window_start, end, "pause", prompt, pause)
+            return DecodeRequest(self._next_id, self.window_start, end, "pause", prompt)
         if pause is not None and pause <= self.window_start:
             self._pending_pause = None
         if span >= self.min_decode_s and self.audio_end - self._last_step_end >= self.step_s:
@@ -250,10 +249,10 @@ class StreamingTranscriber:
             self._pending_end = None
             self._pending_pause = None
             self.window_start = max(self.window_start, request.end)
-        elif request.kind == "pause" and request.pause is not None:
-            committed += self.agreement.commit_before(request.pause)
-            if self._pending_pause == request.pause:
-                self._pending_pause = None
+        elif self._covers_pending_pause(request):
+            # Any decode that heard past the pause commits what precedes it: no extra decode.
+            committed += self.agreement.commit_before(self._pending_pause)
+            self._pending_pause = None
         elif request.end - self.window_start > self.max_window_s:
             committed += self.agreement.commit_ending_by(request.end - 1.0)
             self.window_start = max(self.window_start, self.agreement.committed_end)
@@ -280,6 +279,10 @@ class StreamingTranscriber:
         return out
 
     # --- helpers ------------------------------------------------------------
+
+    def _covers_pending_pause(self, request: DecodeRequest) -> bool:
+        pause = self._pending_pause
+        return pause is not None and request.end >= pause + 0.05
 
     def _on_edge(self, edge: SpeechStart | SpeechPause | SpeechEnd) -> None:
         if isinstance(edge, SpeechStart):
