@@ -1,17 +1,16 @@
-"""The plain OpenAI-compatible client against the loopback fake, plus the shared wire parsing."""
+"""What only the plain OpenAI-compatible client does (no API key, ``stream_options``, its
+base-URL forms), plus the OpenAI wire format (``openai_wire``) every backend parses.
+What it shares with the Groq backend runs for both in test_llm_http.py."""
 
 from __future__ import annotations
 
-import asyncio
-import gc
-import json
-import socket
+import contextlib
 from datetime import UTC, datetime
 from email.utils import format_datetime
 
 import pytest
 
-from pipeline.llm.base import ChatRequest, Delta, LLMError
+from pipeline.llm.base import ChatRequest, LLMError
 from pipeline.llm.openai_backend import OpenAIBackend, chat_completions_url
 from pipeline.llm.openai_wire import (
     ChunkAccumulator,
@@ -21,135 +20,22 @@ from pipeline.llm.openai_wire import (
     looks_multimodal,
     parse_retry_after,
 )
-from tests.fakes import abandon_after_first_delta, collect
-from tests.fakes.openai_server import FAILURE_CASES, FakeLLMServer, Reply, prompt_words, split_words
-
-MESSAGES = [
-    {"role": "system", "content": "You follow a live meeting."},
-    {"role": "user", "content": "Alice: the launch moves to Friday."},
-]
-
-
-@pytest.fixture
-async def server():
-    async with FakeLLMServer() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def backend(server):
-    client = OpenAIBackend(server.url + "/v1", "fake-model", api_key="sk-test", timeout_s=2.0)
-    yield client
-    await client.aclose()
-
+from tests.fakes import MESSAGES, collect
+from tests.fakes.openai_server import OPENAI_PATH, FakeLLMServer
 
 # --- against the fake server ---------------------------------------------------
 
 
-async def test_streams_reply_and_usage(server, backend):
-    server.script(Reply("The launch is on Friday, says Alice."))
-    request = ChatRequest(MESSAGES, max_tokens=64, temperature=0.3, stop=["\n\n"])
-
-    deltas, finished = await collect(backend.stream(request))
-
-    assert "".join(deltas) == "The launch is on Friday, says Alice."
-    assert len(deltas) == len(split_words("The launch is on Friday, says Alice."))
-    assert finished.finish_reason == "stop"
-    assert finished.completion_tokens == len(deltas)
-    assert finished.prompt_tokens == prompt_words({"messages": MESSAGES})
-    assert finished.ttft_s is not None and 0 <= finished.ttft_s <= finished.total_s
-
-
-async def test_request_carries_prompt_and_options(server, backend):
-    schema = {"type": "json_schema", "json_schema": {"name": "t", "schema": {"type": "object"}}}
-    await collect(backend.stream(ChatRequest(MESSAGES, max_tokens=12, response_format=schema, stop=["END"])))
-
-    (recorded,) = server.requests
-    assert recorded.path == "/v1/chat/completions"
-    assert recorded.headers["authorization"] == "Bearer sk-test"
-    assert recorded.body["messages"] == MESSAGES
-    assert recorded.body["model"] == "fake-model"
-    assert recorded.body["max_tokens"] == 12
-    assert recorded.body["stream"] is True
-    assert recorded.body["response_format"] == schema
-    assert recorded.body["stop"] == ["END"]
-    assert recorded.body["stream_options"] == {"include_usage": True}
-
-
-async def test_no_api_key_sends_no_authorization(server):
-    client = OpenAIBackend(server.url, "m")
-    try:
+async def test_no_api_key_sends_no_authorization():
+    """What a keyless local server gets, from a bare ``http://host:port`` base URL."""
+    async with FakeLLMServer() as server, contextlib.aclosing(OpenAIBackend(server.url, "m")) as client:
         await collect(client.stream(ChatRequest(MESSAGES)))
-    finally:
-        await client.aclose()
-    assert "authorization" not in server.requests[0].headers
-    assert "response_format" not in server.requests[0].body
-
-
-@pytest.mark.parametrize("case", sorted(FAILURE_CASES))
-async def test_failures_map_to_codes(server, backend, case):
-    reply, code = FAILURE_CASES[case]
-    server.script(reply)
-    seen: list[str] = []
-    with pytest.raises(LLMError) as caught:
-        async for item in backend.stream(ChatRequest(MESSAGES)):
-            if isinstance(item, Delta):
-                seen.append(item.text)
-    assert caught.value.code == code
-    if code == "rate_limited":
-        assert caught.value.retry_after == 7.0
-    if case == "error_mid_stream":
-        assert "scripted failure" in caught.value.message
-        assert seen, "deltas before the error still reach the caller"
-
-
-async def test_stalled_stream_times_out(server):
-    server.script(Reply(stall=True))
-    client = OpenAIBackend(server.url, "m", timeout_s=0.3)
-    try:
-        with pytest.raises(LLMError) as caught:
-            await collect(client.stream(ChatRequest(MESSAGES)))
-    finally:
-        await client.aclose()
-    assert caught.value.code == "timeout"
-
-
-async def test_unreachable_server():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    client = OpenAIBackend(f"http://127.0.0.1:{port}/v1", "m")
-    try:
-        with pytest.raises(LLMError) as caught:
-            await collect(client.stream(ChatRequest(MESSAGES)))
-    finally:
-        await client.aclose()
-    assert caught.value.code == "unreachable"
-
-
-@pytest.mark.parametrize("how", ["cancel", "close"])
-async def test_abandoning_the_stream_closes_it(server, backend, request, how):
-    server.script(Reply("tick ", endless=True, drip_s=0.01))
-    gc.disable()  # the backend must close the stream itself, not leave it to the garbage collector
-    request.addfinalizer(gc.enable)
-    await abandon_after_first_delta(backend.stream(ChatRequest(MESSAGES)), how)
-    await asyncio.wait_for(server.wait_aborted(1), 10)
-    assert server.aborted_streams == 1
-
-
-async def test_json_reply_for_structured_requests():
-    fake = FakeLLMServer(reply=Reply("plain"), json_reply=Reply('{"ok": true}'))
-    async with fake:
-        client = OpenAIBackend(fake.url, "m")
-        try:
-            plain, _ = await collect(client.stream(ChatRequest(MESSAGES)))
-            structured, _ = await collect(
-                client.stream(ChatRequest(MESSAGES, response_format={"type": "json_object"}))
-            )
-        finally:
-            await client.aclose()
-    assert "".join(plain) == "plain"
-    assert json.loads("".join(structured)) == {"ok": True}
+    (recorded,) = server.requests
+    assert recorded.path == OPENAI_PATH
+    assert "authorization" not in recorded.headers
+    assert "response_format" not in recorded.body
+    # Plain servers send usage only when asked (Groq sends its x_groq usage unasked).
+    assert recorded.body["stream_options"] == {"include_usage": True}
 
 
 # --- pure pieces -----------------------------------------------------------------

@@ -6,7 +6,22 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from pipeline.llm.base import Delta, Finished, StreamItem
+import pytest
+
+from pipeline.llm.base import (
+    Backend,
+    ChatRequest,
+    Delta,
+    Finished,
+    LLMError,
+    StreamItem,
+)
+
+# A short chat prompt for the LLM backend tests.
+MESSAGES = [
+    {"role": "system", "content": "You follow a live meeting."},
+    {"role": "user", "content": "Alice: the launch moves to Friday."},
+]
 
 
 async def collect(stream: AsyncIterator[StreamItem]) -> tuple[list[str], Finished]:
@@ -22,6 +37,14 @@ async def collect(stream: AsyncIterator[StreamItem]) -> tuple[list[str], Finishe
             finished.append(item)
     assert len(finished) == 1, "a stream ends with exactly one Finished"
     return deltas, finished[0]
+
+
+async def expect_llm_error(client: Backend, request: ChatRequest) -> LLMError:
+    """Stream ``request`` on a client made for this one call, close it, return the LLMError it raised."""
+    async with contextlib.aclosing(client):
+        with pytest.raises(LLMError) as caught:
+            await collect(client.stream(request))
+    return caught.value
 
 
 async def abandon_after_first_delta(stream: AsyncIterator[StreamItem], how: str) -> None:
