@@ -15,6 +15,12 @@ transcript:
 
 Every call renders the same byte-stable prompt front, so llama.cpp's KV cache and
 providers' prompt caches are reused by all three kinds.
+
+What the camera shows enters the context as compact text (``(seen)`` lines) for
+every backend.  A backend that takes images also gets keyframe JPEGs, rationed by
+:class:`~pipeline.policy.images.ImageBudget`, in the volatile end of answer
+prompts; they come from a ``latest_keyframe`` hook (the session passes the video
+stage's), so the assistant never depends on the stage itself.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from .config import Config
 from .events import (
@@ -41,9 +47,14 @@ from .events import (
     VisionObservation,
 )
 from .llm.base import Backend, ChatRequest, Delta, Finished, LLMError, StreamItem
-from .policy.context import SAID, SEEN, ContextWindow
+from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
+from .policy.frames import COVERED_NOTE, observation_text
+from .policy.images import SCENE_CHANGE, ImageBudget, Sighting, settle_scene
 from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier
+
+if TYPE_CHECKING:
+    from .vision import Keyframe
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +75,9 @@ QUESTION_INSTRUCTION = 'Answer the question just asked: "{question}"'
 TWIN_INSTRUCTION = (
     "Update the twin state above from the whole transcript. Reply with the complete JSON object only, with the keys "
     'people [{name, role}], action_items [{text, owner, due}] (owner and due as said, "" when not said), '
-    "decisions, open_questions, topics, scene {description, updated_at}, summary (where the session stands, in two "
-    "or three sentences). Keep what is still true; add only what the transcript supports."
+    "decisions, open_questions, topics, scene {description, updated_at} (what the camera shows, from the (seen) "
+    "lines), summary (where the session stands, in two or three sentences). Keep what is still true; add only "
+    "what the transcript supports."
 )
 REVISE_INSTRUCTION = (
     "A checker found these problems in that JSON:\n{critique}\nReply with the corrected complete JSON object only."
@@ -131,6 +143,7 @@ class Assistant:
         wall_time_cap_s: float = 120.0,
         twin_budget_s: float = 60.0,
         assistant_names: tuple[str, ...] = ("assistant", "streamtwin"),
+        latest_keyframe: Callable[[], Keyframe | None] | None = None,
     ) -> None:
         self.config = config
         self.backend = backend
@@ -158,12 +171,18 @@ class Assistant:
             max_in_flight=min(config.llm_max_in_flight or backend.max_in_flight, backend.max_in_flight),
             preempt=config.llm_preempt,
             heartbeat_s=config.llm_heartbeat_s,
-            debounce_s=config.llm_debounce_s,
+            # Restarting a hosted model costs milliseconds; a CPU model's prompt pass costs seconds.
+            debounce_s=config.llm_debounce_s if config.llm_debounce_s >= 0 else (0.4 if backend.name == "local" else 0.0),
             speculative=speculative,
             assistant_names=assistant_names,
         )
         self.twin = TwinModel()
         self.verifier = Verifier()
+        self._latest_keyframe = latest_keyframe
+        self.images: ImageBudget[PromptImage] | None = None  # None: this backend gets text only
+        if latest_keyframe is not None and backend.supports_images and config.vision_images_per_min > 0:
+            self.images = ImageBudget(config.vision_images_per_min)
+        self._sighting: Sighting | None = None
 
         self._slots = asyncio.Semaphore(max(1, backend.max_in_flight))
         self._generations: dict[int, asyncio.Task[None]] = {}
@@ -238,8 +257,11 @@ class Assistant:
             self._run(self.policy.on_partial(now, event.text))
         elif isinstance(event, VisionObservation):
             at = event.media_time if event.media_time is not None else self._media_time
-            self.window.add(at, event.note or f"{event.kind} (score {event.score:.2f})", SEEN)
-            if event.kind == "scene_change":
+            self._media_time = max(self._media_time, at)
+            text = observation_text(event.kind, event.score, event.note)
+            self.window.add(at, text, SEEN)
+            self._see(event, at, text)
+            if event.kind == SCENE_CHANGE:
                 self._run(self.policy.on_scene(now))
             else:
                 self.policy.note_context(now)
@@ -247,6 +269,19 @@ class Assistant:
             return
         self._fold_evicted()
         self._arm_timer()
+
+    def _see(self, observation: VisionObservation, at: float, text: str) -> None:
+        """Remember what set the scene, and offer the observation's keyframe (captioned ``text``) as an image."""
+        if observation.kind == SCENE_CHANGE or self._sighting is None:
+            self._sighting = Sighting(at, observation.note or text)
+        if self.images is None or self._latest_keyframe is None or observation.note == COVERED_NOTE:
+            return  # a covered lens is said in words; its picture shows nothing
+        keyframe = self._latest_keyframe()
+        if keyframe is None or keyframe.media_time != observation.media_time:
+            return  # this frame got no JPEG: the text is all there is
+        size = len(keyframe.jpeg)
+        if not self.images.offer(PromptImage(f"[{at:.1f}s] {text}", keyframe.data_url()), at, observation.kind, size):
+            log.debug("keyframe at %.1fs (%d bytes) refused by the image budget: text only", at, size)
 
     # --- commands -----------------------------------------------------------------
 
@@ -283,10 +318,13 @@ class Assistant:
         stats = _StreamStats()
         started = failed = cancelled = False
         reason = ""
+        images: list[PromptImage] = []
         try:
             async with self._slots:
                 instruction = QUESTION_INSTRUCTION.format(question=question) if question else COMMENT_INSTRUCTION
-                prompt = self.window.render(instruction, speaking_now=start.speculative_text)
+                if self.images is not None:
+                    images = self.images.take(self._clock())
+                prompt = self.window.render(instruction, speaking_now=start.speculative_text, images=images)
                 request = ChatRequest(prompt.messages, max_tokens=self.max_tokens)
                 self._emit(
                     AssistantStarted(
@@ -309,6 +347,8 @@ class Assistant:
             reason = self._report_backend_error(exc, gen_id)
         finally:
             self._forget_generation(gen_id)
+            if images and self.images is not None:
+                self.images.settle(images, answered=not cancelled)
             if stats.timed_out and not cancelled:
                 reason = "wall_time_cap"
             if started:
@@ -417,6 +457,7 @@ class Assistant:
 
     async def _update_twin(self) -> None:
         budget_end = self._clock() + self.twin_budget_s
+        sighting, context_time = self._sighting, self._media_time  # what this prompt shows the model
         prompt = self.window.render(TWIN_INSTRUCTION, twin_state=self.twin.state)
         request = ChatRequest(prompt.messages, max_tokens=self.twin_max_tokens, response_format=TWIN_RESPONSE_FORMAT)
         raws = await self._sample(request, max(1, self.config.llm_samples), budget_end)
@@ -444,7 +485,7 @@ class Assistant:
             origins.append(f"revision {round_number}")
             verdict = self.verifier.pick(raws, self.twin, transcript)
         self.policy.on_backend_ok()
-        self._publish_twin(verdict, origins)
+        self._publish_twin(verdict, origins, sighting, context_time)
 
     async def _sample(self, request: ChatRequest, samples: int, budget_end: float) -> list[str]:
         """``samples`` candidates: in parallel when the backend sustains it, else one after
@@ -470,12 +511,15 @@ class Assistant:
                 break
         return texts
 
-    def _publish_twin(self, verdict: Verdict, origins: list[str]) -> None:
+    def _publish_twin(
+        self, verdict: Verdict, origins: list[str], sighting: Sighting | None, context_time: float
+    ) -> None:
         if verdict.state is None:
             errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
             self._emit(Error(code="twin_invalid", message=f"model output rejected, twin unchanged: {errors}"))
             return
-        patch, version = self.twin.apply(verdict.state)
+        scene = settle_scene(verdict.state["scene"], self.twin.state["scene"], sighting, context_time)
+        patch, version = self.twin.apply({**verdict.state, "scene": scene})
         if patch:
             why = verdict.why
             why["origins"] = origins

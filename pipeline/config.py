@@ -38,7 +38,7 @@ class Config:
     llm_heartbeat_s: float = 20.0
     llm_context_tokens: int = 0  # 0: backend default
     llm_max_tokens: int = 256
-    llm_debounce_s: float = 0.4  # let a burst of finals settle into one generation
+    llm_debounce_s: float = -1.0  # let a burst of finals settle; <0: 0.4 s for a local CPU model, 0 hosted
     llm_drain_s: float = 90.0  # at the end of a source, time left for the last answer and twin update
     llm_samples: int = 1
     llm_refine: int = 0

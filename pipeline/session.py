@@ -66,7 +66,11 @@ class Session:
         self.speech = SpeechStage(config, self.bus.emit, model_executor(), wait_for_decodes=not realtime)
         self.vision = VisionStage(config, self.bus.emit) if config.vision else None
         self.backend = backend
-        self.assistant = Assistant(config, backend, self.bus.emit) if backend is not None else None
+        # The assistant reads keyframes through a hook: it never depends on the stage itself.
+        keyframes = self.vision.latest_keyframe if self.vision is not None else None
+        self.assistant = (
+            Assistant(config, backend, self.bus.emit, latest_keyframe=keyframes) if backend is not None else None
+        )
         self._unsubscribe_assistant = self.bus.subscribe(self.assistant.on_event) if self.assistant else None
         self._recent: deque[Event] = deque(maxlen=RECENT_FINALS)
         self._partial: TranscriptPartial | None = None

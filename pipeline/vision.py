@@ -26,7 +26,7 @@ import numpy as np
 
 from .config import Config
 from .events import Event, VisionObservation
-from .policy.frames import FEATURE_HEIGHT, FEATURE_WIDTH, FrameSampler, compute_features
+from .policy.frames import FEATURE_HEIGHT, FEATURE_WIDTH, FrameSampler, compute_features, observation_text
 
 log = logging.getLogger(__name__)
 
@@ -134,9 +134,8 @@ class VisionStage:
     @staticmethod
     def describe(observation: VisionObservation) -> str:
         """Compact text for the LLM context: "[12.0s] scene change (score 0.81): mostly blue, bright"."""
-        label = observation.kind.replace("_", " ")
         when = "" if observation.media_time is None else f"[{observation.media_time:.1f}s] "
-        return f"{when}{label} (score {observation.score:.2f}): {observation.note}"
+        return when + observation_text(observation.kind, observation.score, observation.note)
 
     def _take_slot(self, media_time: float) -> bool:
         """Rate gate on media time: at most max_rate analyses per second, with a little slack for jitter."""

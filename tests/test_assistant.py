@@ -379,7 +379,8 @@ async def test_heartbeat_and_scene_triggers():
     await h.wait_for(lambda: h.done(2) is not None)
     assert [e.trigger for e in h.of(AssistantStarted)] == ["scene", "heartbeat"]
     prompt = h.answer_requests()[-1].messages[-1]["content"]
-    assert "(seen) a slide titled Budget" in prompt and "(seen) motion (score 0.20)" in prompt
+    assert "[1.0s] (seen) scene change (score 0.90): a slide titled Budget\n" in prompt
+    assert "[2.0s] (seen) motion (score 0.20)\n" in prompt
     await asyncio.sleep(0.15)
     assert len(h.of(AssistantStarted)) == 2  # nothing changed since: no more heartbeats
     await h.assistant.close()
@@ -423,3 +424,52 @@ async def test_the_scripted_backend_records_cancellation_of_an_abandoned_stream(
     await stream.aclose()
     assert backend.cancelled == 1 and backend.active == 0
     copy.deepcopy(backend.requests)
+
+
+async def test_the_twin_scene_follows_what_the_camera_shows():
+    twin_prompts: list[str] = []
+    written = {"description": "", "updated_at": None}  # what the model writes into the scene, phase by phase
+
+    def twin(request: ChatRequest, index: int) -> Reply:
+        twin_prompts.append(last_user_text(request))
+        return Reply(json.dumps({**empty_state(), "scene": {**written, "updated_at": 999}}))
+
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=twin))
+    h = await harness(backend, twin_every_finals=1)
+    scene = lambda: h.assistant.twin.state["scene"]  # noqa: E731
+
+    # A model that leaves the scene empty: the scene-setting observation fills it, with its media time.
+    h.bus.emit(VisionObservation(kind="keyframe", score=1.0, note="colourful, medium light", media_time=0.0))
+    h.bus.emit(VisionObservation(kind="scene_change", score=0.99, note="mostly blue, bright", media_time=10.0))
+    h.bus.emit(VisionObservation(kind="motion", score=0.2, note="mostly blue, some motion", media_time=10.5))
+    h.media_time = 11.0
+    h.final("Here is the budget slide.")
+    assert await h.assistant.drain(5.0)
+    assert scene() == {"description": "mostly blue, bright", "updated_at": 10.0}
+    assert "[10.0s] (seen) scene change (score 0.99): mostly blue, bright\n" in twin_prompts[-1]
+
+    # A model that describes it: its words, stamped with how far its prompt reached (not its own number).
+    written["description"] = "A slide titled Budget"
+    h.final("It shows the costs.")  # 12.5 .. 13.5
+    assert await h.assistant.drain(5.0)
+    assert scene() == {"description": "A slide titled Budget", "updated_at": 13.5}
+
+    # The picture changes but the model copies its old words: the new scene wins.
+    h.bus.emit(VisionObservation(kind="scene_change", score=0.9, note="mostly magenta, bright", media_time=20.0))
+    h.media_time = 21.0
+    h.final("Next topic.")
+    assert await h.assistant.drain(5.0)
+    assert scene() == {"description": "mostly magenta, bright", "updated_at": 20.0}
+    scene_paths = [op["path"] for p in h.of(TwinPatch) for op in p.patch if op["path"].startswith("/scene")]
+    assert scene_paths and len(h.of(TwinPatch)) == 3
+    await h.assistant.close()
+
+
+async def test_without_a_camera_the_twin_scene_is_never_invented():
+    invented = json.dumps({**empty_state(), "scene": {"description": "A bright office", "updated_at": 3.0}})
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(invented)))
+    h = await harness(backend, twin_every_finals=1)
+    h.final("Good morning, everyone.")
+    assert await h.assistant.drain(5.0)
+    assert h.assistant.twin.state["scene"] == empty_state()["scene"]
+    await h.assistant.close()

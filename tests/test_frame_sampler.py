@@ -189,12 +189,28 @@ def test_flashes_in_the_dark_give_one_note():
     assert [d.note for _, d in kept] == [COVERED_NOTE]
 
 
-def test_a_flat_frame_counts_as_covered_but_a_dim_detailed_one_does_not():
+def solid_rgb(colour: tuple[int, int, int]) -> np.ndarray:
+    return np.tile(np.array(colour, dtype=np.uint8), (*SHAPE, 1))
+
+
+def test_covered_means_dark_or_flat_and_dim_but_a_bright_flat_colour_is_a_scene():
     sampler = FrameSampler()
-    assert sampler.obscured(compute_features(solid(200)))
-    assert sampler.obscured(compute_features(solid(3)))
+    assert sampler.obscured(compute_features(solid(3)))  # dark
+    assert sampler.obscured(compute_features(solid(50)))  # blank and dim: a lens behind a finger
+    assert not sampler.obscured(compute_features(solid(200)))  # a white wall, a blank slide
+    assert not sampler.obscured(compute_features(solid_rgb((0, 0, 255))))  # grey level 29: dim only in grey
     dim_detail = (blocks(5) // 6 + 20).astype(np.uint8)
     assert not sampler.obscured(compute_features(dim_detail))
+
+
+def test_a_cut_to_a_solid_colour_slide_is_a_scene_change_at_the_cut():
+    # samples/meeting.mp4 cuts from a moving test pattern to a solid 0x1040C0 blue at 10 s, then away at 15 s.
+    blue = solid_rgb((0x10, 0x40, 0xC0))
+    picture = lambda t: blue if 2.0 <= t < 6.0 else np.repeat(blocks(8)[..., None], 3, axis=2)  # noqa: E731
+    kept = run(FrameSampler(idle_interval_s=100.0), timeline(8, picture))
+    assert [(round(t, 3), d.kind) for t, d in kept] == [(0.0, "keyframe"), (2.0, "scene_change"), (6.0, "scene_change")]
+    assert kept[1][1].note == "mostly blue, bright, low contrast"
+    assert COVERED_NOTE not in [d.note for _, d in kept]
 
 
 def test_a_stream_starting_dark_reports_covered_as_its_first_keyframe():

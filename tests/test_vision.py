@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import base64
+import json
 import logging
 import re
+from pathlib import Path
 
 import av
 import numpy as np
@@ -13,10 +15,12 @@ import pytest
 from pipeline.bus import EventBus
 from pipeline.config import Config
 from pipeline.events import VisionObservation, from_json
+from pipeline.ingest import MediaReader, VideoItem
 from pipeline.policy.frames import COVERED_NOTE
 from pipeline.vision import KEYFRAME_MAX_SIDE, THUMBNAIL_MAX_SIDE, VisionStage
 from tests.media import decode_jpeg, decoded_frames, lavfi_video
 
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 FPS = 15
 MAX_RATE = 10.0
 ONE_SAMPLE = 1 / MAX_RATE + 1 / FPS  # the worst wait for the next analysed frame
@@ -67,6 +71,28 @@ def test_scene_changes_land_within_one_sampled_frame_of_each_cut(videos):
         assert cut <= seen <= cut + ONE_SAMPLE
     assert events[0].kind == "keyframe" and events[0].media_time == 0.0
     assert stage.stats.offered == 8 * FPS and stage.stats.analysed < stage.stats.offered
+
+
+async def test_the_sample_meeting_video_gives_a_scene_change_at_each_of_its_cuts():
+    """samples/meeting.mp4 through the session's reader and the stage: its solid blue scene is a scene, not a
+    covered camera, so the cuts into and out of it are reported at once."""
+    cuts = json.loads((SAMPLES / "meeting_mp4.json").read_text())["scene_cuts"]
+    events: list[VisionObservation] = []
+    stage = VisionStage(Config(), events.append)  # as the session makes it: max_rate 10, MAX_RATE here
+    reader = MediaReader(str(SAMPLES / "meeting.mp4"), realtime=False)
+    try:
+        async for item in reader.items():
+            if isinstance(item, VideoItem):
+                stage.offer(item.frame, item.time)
+    finally:
+        reader.close()
+    changes = [e.media_time for e in events if e.kind == "scene_change"]
+    assert len(changes) == len(cuts) == 3
+    for cut, seen in zip(cuts, changes, strict=True):
+        assert cut - 1e-6 <= seen <= cut + ONE_SAMPLE, (cut, changes)
+    assert COVERED_NOTE not in [e.note for e in events]
+    blue = next(e for e in events if e.media_time == changes[1])
+    assert blue.note.startswith("mostly blue")
 
 
 @pytest.mark.parametrize("speaking", [False, True])

@@ -6,7 +6,7 @@ So the prompt is laid out with an append-only front and a small volatile end::
 
     system:  [system prompt]
     user:    [running summary + marked notes][old blocks ...][recent tail]  <- front
-             [current twin state JSON][speaking now][instruction]          <- volatile
+             [current twin state JSON][speaking now][images][instruction]  <- volatile
 
 New items are appended to the tail; a full tail is sealed into a block (the
 rendered bytes do not change).  The front of call n is therefore a byte prefix
@@ -17,6 +17,10 @@ folded into the running summary by the LLM in the background.  Until that
 summary arrives (or if it never does) each evicted block stays visible as a
 truncated, explicitly marked note: nothing is dropped silently.
 
+Images (for vision-capable backends) are OpenAI content parts in the volatile
+end, each after its caption: the user message becomes a list of text and
+``image_url`` parts whose first text part still begins with the front.
+
 Plain class: no I/O, no clock; times are media times passed in by the caller.
 """
 
@@ -25,7 +29,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 HEARD = "heard"  # a transcript final
 SEEN = "seen"  # a visual observation, as compact text
@@ -35,13 +39,22 @@ _LINE_MARKERS = {HEARD: "", SEEN: "(seen) ", SAID: "(assistant) "}
 
 SUMMARY_HEADER = "## Earlier in this session (summary)\n"
 TRANSCRIPT_HEADER = "## Transcript (media time in seconds, newest last)\n"
+IMAGES_HEADER = "\n## Camera images (oldest first; the (seen) lines above describe them)\n"
 TRUNCATION_MARK = " …[truncated]"
+IMAGE_PLACEHOLDER = "<|image|>"  # what an image part contributes to the canonical text rendering
 
 
 def approx_tokens(text: str) -> int:
     """About four characters per token: close enough for English and cheap enough
     to run on every item (the budget keeps a margin for the error)."""
     return (len(text) + 3) // 4
+
+
+def content_text(content: str | list[dict[str, Any]]) -> str:
+    """A message's content as text: a list of parts is joined, each image part a placeholder."""
+    if isinstance(content, str):
+        return content
+    return "".join(part["text"] if part.get("type") == "text" else IMAGE_PLACEHOLDER for part in content)
 
 
 def flatten(messages: list[dict[str, Any]]) -> str:
@@ -51,7 +64,7 @@ def flatten(messages: list[dict[str, Any]]) -> str:
     preserves the prefixes of this rendering, so prefix stability asserted on it
     carries over to the real template of every backend.
     """
-    return "".join(f"<|{m['role']}|>\n{m['content']}<|end|>\n" for m in messages)
+    return "".join(f"<|{m['role']}|>\n{content_text(m['content'])}<|end|>\n" for m in messages)
 
 
 @dataclass(frozen=True)
@@ -74,6 +87,14 @@ class Block:
 
 # An evicted block is handed out exactly as it was rendered.
 EvictedBlock = Block
+
+
+@dataclass(frozen=True)
+class PromptImage:
+    """An image for the volatile end of a prompt: its caption line and an OpenAI ``image_url`` URL."""
+
+    caption: str
+    url: str
 
 
 @dataclass(frozen=True)
@@ -248,6 +269,7 @@ class ContextWindow:
         instruction: str,
         twin_state: dict[str, Any] | None = None,
         speaking_now: str | None = None,
+        images: Sequence[PromptImage] = (),
     ) -> Prompt:
         """Chat messages for one call; the volatile part follows the front."""
         front = self._front_parts()
@@ -257,11 +279,16 @@ class ContextWindow:
             volatile.append(f"\n## Current twin state (JSON)\n{twin_json}\n")
         if speaking_now:
             volatile.append(f"\n## Being said right now (not final yet)\n{speaking_now}\n")
-        volatile.append(f"\n## Task\n{instruction}")
-        messages = [
-            {"role": "system", "content": self.system_prompt},
-            {"role": "user", "content": "".join(front + volatile)},  # one copy of a possibly huge front
-        ]
+        task = f"\n## Task\n{instruction}"
+        user: str | list[dict[str, Any]]
+        if images:
+            user = [_text_part("".join([*front, *volatile, IMAGES_HEADER]))]  # one copy of a possibly huge front
+            for image in images:
+                user += [_text_part(image.caption + "\n"), {"type": "image_url", "image_url": {"url": image.url}}]
+            user.append(_text_part(task))
+        else:
+            user = "".join([*front, *volatile, task])
+        messages = [{"role": "system", "content": self.system_prompt}, {"role": "user", "content": user}]
         boundary = len(flatten(messages[:1])) + len("<|user|>\n") + sum(map(len, front))
         return Prompt(messages, boundary, self.front_tokens)
 
@@ -336,3 +363,7 @@ class ContextWindow:
             f"[{lost_first:.1f}s-{lost_last:.1f}s: {count} older block(s) not in this prompt, summary pending]\n"
         )
         self._lost_tokens = self.count_tokens(self._lost_line)
+
+
+def _text_part(text: str) -> dict[str, str]:
+    return {"type": "text", "text": text}
