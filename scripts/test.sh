@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Media tools for the samples and test media, Chromium for the browser test.
-debs=(espeak-ng ffmpeg sox chromium)
+# Media tools for the samples and test media; Chromium and iproute2 (`ip`, for its loopback-only
+# network namespace) for the browser test.
+debs=(espeak-ng ffmpeg sox chromium iproute2)
 missing=()
 for deb in "${debs[@]}"; do
     dpkg -s "$deb" >/dev/null 2>&1 || missing+=("$deb")

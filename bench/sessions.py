@@ -1,0 +1,151 @@
+"""Concurrent live sessions: how many real-time audio+video sessions one machine holds (tiny.en, LLM off).
+
+    python -m bench.sessions [--max 6] [--limit-p90 4.0] [--asr-threads 1] [--source samples/meeting.mp4]
+
+For N = 1, 2, ... the server (this process) receives N WebRTC publishers at
+once (a second process plays the sample N times, in real time, audio and
+video).  For every transcript.final the server measures its commit latency:
+emission time minus the arrival of the audio it ends with.  N sessions keep up
+while the p90 commit latency stays under ``--limit-p90`` seconds and every
+session's speech is flushed within ``--limit-p90`` of its source ending; the
+first N that fails ends the run.  Publishers share the two cores with the
+server, as they would not in production: the figure is a floor.
+The last line of output is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import multiprocessing
+import time
+from dataclasses import replace
+from typing import Any
+
+from bench.live_latency import percentiles
+
+
+def publishers_process(url: str, source: str, count: int, conn: Any) -> None:
+    logging.basicConfig(level=logging.WARNING)
+    asyncio.run(_publish_many(url, source, count, conn))
+
+
+async def _publish_many(url: str, source: str, count: int, conn: Any) -> None:
+    from pipeline.publisher import Publication, open_player
+    from pipeline.webrtc import use_loopback_candidates
+
+    use_loopback_candidates()
+
+    async def one() -> float:
+        player = open_player(source)
+        publication = Publication(url, player.audio, player.video, on_event=lambda event: None, label=source)
+        await publication.run()
+        return time.time()
+
+    conn.send(await asyncio.gather(*(one() for _ in range(count)), return_exceptions=True))
+
+
+async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
+    from pipeline.events import SessionEnded, TranscriptFinal
+    from pipeline.server import Server
+    from pipeline.webrtc import use_loopback_candidates
+
+    use_loopback_candidates()
+    server = Server(replace(config, max_sessions=max(count, config.max_sessions)))
+    await server.start()
+    lives: dict[str, Any] = {}
+    finals: dict[str, list[tuple[float, float]]] = {}
+    ended: dict[str, float] = {}
+
+    def recorder(session_id: str):
+        def on_event(event: Any) -> None:
+            if isinstance(event, TranscriptFinal):
+                finals[session_id].append((event.wall, event.end))
+            elif isinstance(event, SessionEnded):
+                ended[session_id] = event.wall
+        return on_event
+
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe()
+    process = context.Process(
+        target=publishers_process, args=(f"ws://127.0.0.1:{server.port}/ws", source, count, child), daemon=True
+    )
+    process.start()
+    while not parent.poll():
+        for session_id, live in list(server.sessions.items()):
+            if session_id not in lives:
+                lives[session_id] = live
+                finals[session_id] = []
+                live.session.bus.subscribe(recorder(session_id))
+        await asyncio.sleep(0.05)
+    published = parent.recv()
+    process.join(10)
+    await server.close()
+
+    failures = [str(p) for p in published if isinstance(p, BaseException)]
+    latencies: list[float] = []
+    flush: list[float] = []
+    for session_id, live in lives.items():
+        clock = live.ingest.audio_clock if live.ingest is not None else None
+        if clock is None or clock.origin is None:
+            failures.append(f"{session_id}: no audio arrived")
+            continue
+        latencies += [wall - clock.wall_at(end) for wall, end in finals[session_id]]
+        audio_s = live.session.speech.audio_seconds
+        if session_id in ended:
+            flush.append(ended[session_id] - clock.wall_at(audio_s))
+    return {
+        "sessions": count,
+        "opened": len(lives),
+        "failures": failures,
+        "commit_latency_s": percentiles(latencies),
+        "max_commit_latency_s": round(max(latencies), 3) if latencies else None,
+        "end_to_session_ended_s": round(max(flush), 3) if flush else None,
+        "finals": len(latencies),
+    }
+
+
+def keeps_up(result: dict[str, Any], count: int, limit: float) -> bool:
+    p90 = result["commit_latency_s"]["p90"]
+    flushed = result["end_to_session_ended_s"]
+    return (
+        not result["failures"] and result["opened"] == count and p90 is not None and p90 <= limit
+        and flushed is not None and flushed <= limit
+    )
+
+
+def main() -> None:
+    from pipeline.config import Config
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--source", default="samples/meeting.mp4")
+    parser.add_argument("--max", type=int, default=6, help="stop after this many sessions")
+    parser.add_argument("--limit-p90", type=float, default=4.0, help="seconds of p90 commit latency that still count")
+    parser.add_argument("--asr-threads", type=int, default=0, help="threads per Whisper decode (0: all cores)")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    config = replace(Config.from_sources({"llm": "none", "asr_threads": args.asr_threads}), host="127.0.0.1", port=0)
+    trials = []
+    held = 0
+    for count in range(1, args.max + 1):
+        result = asyncio.run(trial(count, args.source, config))
+        result["keeps_up"] = keeps_up(result, count, args.limit_p90)
+        trials.append(result)
+        latency = result["commit_latency_s"]
+        print(
+            f"{count} sessions: commit latency p50 {latency['p50']} s p90 {latency['p90']} s "
+            f"(max {result['max_commit_latency_s']}), last flush {result['end_to_session_ended_s']} s after the end"
+            f"{'' if result['keeps_up'] else ' -> falls behind'}",
+            flush=True,
+        )
+        if not result["keeps_up"]:
+            break
+        held = count
+    print(json.dumps({"bench": "sessions", "source": args.source, "limit_p90_s": args.limit_p90,
+                      "asr_threads": config.threads, "sessions_in_real_time": held, "trials": trials}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""Helpers for talking to a live server from tests: websocket clients speaking the /ws protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from pipeline.server import Server
+
+RECV_TIMEOUT_S = 30.0
+
+
+def ws_url(server: Server, query: str = "") -> str:
+    return f"ws://127.0.0.1:{server.port}/ws" + (f"?{query}" if query else "")
+
+
+async def open_ws(server: Server, query: str = "", **kwargs: Any) -> ClientConnection:
+    return await connect(ws_url(server, query), proxy=None, open_timeout=10, **kwargs)
+
+
+async def recv_json(ws: ClientConnection, timeout: float = RECV_TIMEOUT_S) -> dict[str, Any]:
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+
+
+async def recv_until(
+    ws: ClientConnection, kind: str, timeout: float = RECV_TIMEOUT_S
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Read until a message of type ``kind``; returns it and every message before it."""
+    seen: list[dict[str, Any]] = []
+    async with asyncio.timeout(timeout):
+        while True:
+            message = json.loads(await ws.recv())
+            if message.get("type") == kind:
+                return message, seen
+            seen.append(message)
+
+
+async def send_json(ws: ClientConnection, message: dict[str, Any]) -> None:
+    await ws.send(json.dumps(message))
+
+
+async def hello(ws: ClientConnection, role: str, **fields: Any) -> dict[str, Any]:
+    """Say hello and return the reply (a welcome, or an error)."""
+    await send_json(ws, {"type": "hello", "role": role, **fields})
+    return await recv_json(ws)
