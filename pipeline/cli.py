@@ -145,6 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    # The one-time join of the default LLM takes seconds: show its progress even when quiet.
+    logging.getLogger("pipeline.llm.models").setLevel(min(level, logging.INFO))
     config = config_from_args(args)
     if args.command == "run":
         return _run_command(config, args)

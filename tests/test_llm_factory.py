@@ -84,3 +84,9 @@ def test_local_with_a_missing_file_fails_at_once(tmp_path):
     with pytest.raises(LLMError) as caught:
         make_backend(Config(llm="local", llm_model=str(tmp_path / "nope.gguf")))
     assert caught.value.code == "model_missing"
+
+
+def test_auto_without_any_model_transcribes_only(tmp_path, caplog):
+    config = Config(llm="auto", llm_model=str(tmp_path / "nope.gguf"), groq_api_key="", llm_base_url="")
+    assert make_backend(config) is None
+    assert "transcribing only" in caplog.text

@@ -54,7 +54,7 @@ async def test_realtime_shows_partials_before_finals():
 
 def test_cli_jsonl_prints_only_events(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl"],
+        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl", "--llm", "none"],
         capture_output=True, text=True, timeout=600,
     )
     assert result.returncode == 0, result.stderr
@@ -62,3 +62,16 @@ def test_cli_jsonl_prints_only_events(tmp_path):
     assert events[0]["type"] == "session.started" and events[-1]["type"] == "session.ended"
     finals = " ".join(e["text"] for e in events if e["type"] == "transcript.final")
     assert word_error_rate(reference("meeting_mp4.txt"), normalise(finals)) <= 0.15
+
+
+def test_cli_reads_a_stream_on_stdin():
+    with open(SAMPLES / "meeting.wav", "rb") as stdin:
+        result = subprocess.run(
+            [sys.executable, "-m", "pipeline", "run", "-", "--fast", "--format", "jsonl", "--llm", "none"],
+            stdin=stdin, capture_output=True, text=True, timeout=600,
+        )
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events[0]["source"] == "-"
+    finals = " ".join(e["text"] for e in events if e["type"] == "transcript.final")
+    assert word_error_rate(reference("meeting.txt"), normalise(finals)) <= 0.15

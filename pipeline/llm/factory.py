@@ -44,7 +44,14 @@ def make_backend(config: Config) -> Backend | None:
     choice = choose_backend(config)
     if choice == "none":
         return None
-    backend = {"groq": _groq, "openai": _openai, "local": _local}[choice](config)
+    try:
+        backend = {"groq": _groq, "openai": _openai, "local": _local}[choice](config)
+    except LLMError as exc:
+        if config.llm.strip().lower() != "auto" or exc.code != "model_missing":
+            raise
+        # Nothing configured and no embedded model installed: still transcribe, and say how to get answers.
+        log.warning("no language model: %s; transcribing only (--llm none silences this)", exc.message)
+        return None
     log.info("LLM backend: %s (%s)", backend.name, backend.model)
     return backend
 
