@@ -99,15 +99,8 @@ class GroqBackend:
             raise map_groq_error(exc, during_stream=True) from exc
         finally:
             await response.close()
-        finished = accumulator.finish(time.monotonic())
-        log.debug(
-            "groq %s: %d+%d tokens, ttft %s",
-            self.model,
-            finished.prompt_tokens,
-            finished.completion_tokens,
-            finished.ttft_s,
-        )
-        yield finished
+        # Usage and timing travel to the caller in Finished (and on to assistant.done).
+        yield accumulator.finish(time.monotonic())
 
     async def aclose(self) -> None:
         await self._client.close()

@@ -90,15 +90,8 @@ class OpenAIBackend:
                         break
         except httpx.HTTPError as exc:
             raise error_for_httpx(exc, during_stream=streaming) from exc
-        finished = accumulator.finish(time.monotonic())
-        log.debug(
-            "openai %s: %d+%d tokens, ttft %s",
-            self.model,
-            finished.prompt_tokens,
-            finished.completion_tokens,
-            finished.ttft_s,
-        )
-        yield finished
+        # Usage and timing travel to the caller in Finished (and on to assistant.done).
+        yield accumulator.finish(time.monotonic())
 
     async def aclose(self) -> None:
         await self._client.aclose()
