@@ -174,6 +174,7 @@ class SpeechStage:
             self._policy.on_vad(float(prob), w_start, w_end)
             await self._schedule()
         self.audio_seconds = start + usable / SAMPLE_RATE
+        self._buffer.trim_before(self._policy.keep_from)
 
     async def finish(self) -> None:
         """End of audio: flush the open utterance as final and wait for the last decode."""
@@ -223,7 +224,7 @@ class SpeechStage:
         self.decodes += 1
         for event in self._policy.on_decoded(request, words):
             self._emit(event)
-        self._buffer.trim_before(self._policy.window_start)
+        self._buffer.trim_before(self._policy.keep_from)
         self._task = None
         if not self._wait:
             await self._schedule()

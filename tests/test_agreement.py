@@ -209,3 +209,14 @@ def test_invented_segments_are_dropped_before_agreement():
     thank_you = DecodedSegment([(" Thank", 0.7, 0.74, 0.05), (" you.", 0.74, 0.78, 0.98)], no_speech_prob=0.53)
     mumble = DecodedSegment([(" Bye!", 0.8, 0.9, 0.03)], no_speech_prob=0.3)
     assert speech_words([real, thank_you, mumble]) == [(" Good", 0.0, 0.4), (" morning.", 0.4, 0.7)]
+
+
+def test_silence_keeps_only_the_pad_a_speech_start_can_reach_back_over():
+    policy = StreamingTranscriber(step_s=0.5)
+    feed_vad(policy, 0.0, 600.0, 0.0)  # ten quiet minutes
+    dropped_before = policy.keep_from
+    assert dropped_before > 599.0
+    feed_vad(policy, 600.0, 601.0, 0.9)
+    request = policy.next_decode()
+    assert request.start >= dropped_before  # no decode ever asks for audio already dropped
+    assert policy.keep_from == policy.window_start == request.start  # speech: the whole window is kept

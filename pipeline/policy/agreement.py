@@ -198,6 +198,18 @@ class StreamingTranscriber:
             self._pending_end = self.audio_end
 
     @property
+    def keep_from(self) -> float:
+        """Earliest media time a future decode can ask for; older audio can be dropped.
+
+        In silence that is just the pad a speech start reaches back over, so a
+        long quiet stretch never piles up in the buffer.
+        """
+        busy = self.endpointer.in_speech or self._pending_end is not None or self._in_flight is not None
+        if busy or self.agreement.hypothesis:
+            return self.window_start
+        return max(self.window_start, self.audio_end - self.endpointer.pad_s - 0.1)
+
+    @property
     def idle(self) -> bool:
         """Nothing in flight and nothing left to decode (the adapter may stop)."""
         return self._in_flight is None and self.next_decode(peek=True) is None
