@@ -15,7 +15,6 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import jsonpatch
 import numpy as np
 
 from .assistant import Assistant
@@ -29,7 +28,6 @@ from .events import (
     SessionStarted,
     TranscriptFinal,
     TranscriptPartial,
-    TwinPatch,
     TwinState,
     VisionObservation,
 )
@@ -75,7 +73,6 @@ class Session:
         self._recent: deque[Event] = deque(maxlen=RECENT_FINALS)
         self._partial: TranscriptPartial | None = None
         self._last_observation: VisionObservation | None = None
-        self._twin: TwinState | None = None
         self._started_at = time.perf_counter()
         self._ended = False
         self.bus.subscribe(self._remember)
@@ -147,8 +144,9 @@ class Session:
         """What a late viewer needs before live events: the twin, the last frame seen,
         recent finals and the current partial."""
         events: list[Event] = []
-        if self._twin is not None:
-            events.append(self._twin)
+        if self.assistant is not None:  # the current twin whole, not the history of patches
+            twin = self.assistant.twin
+            events.append(TwinState(session=self.id, version=twin.version, state=twin.state))
         if self._last_observation is not None:
             events.append(self._last_observation)
         events += self._recent
@@ -163,12 +161,6 @@ class Session:
             self._partial = event
         elif isinstance(event, VisionObservation):
             self._last_observation = event
-        elif isinstance(event, TwinState):
-            self._twin = event
-        elif isinstance(event, TwinPatch) and self._twin is not None:
-            # Late viewers get the current twin whole, not the history of patches.
-            state = jsonpatch.apply_patch(self._twin.state, event.patch)
-            self._twin = TwinState(version=event.version, state=state, media_time=event.media_time)
 
 
 async def run_reader(session: Session, reader: MediaReader) -> bool:
