@@ -211,6 +211,14 @@ def test_invented_segments_are_dropped_before_agreement():
     assert speech_words([real, thank_you, mumble]) == [(" Good", 0.0, 0.4), (" morning.", 0.4, 0.7)]
 
 
+def test_a_window_joined_mid_sentence_is_still_speech():
+    from pipeline.policy.agreement import DecodedSegment, speech_words
+
+    # Measured: audio starting mid-word scores no-speech 0.49, but its words are confident.
+    joined = DecodedSegment([(" Everyone,", 0.0, 0.3, 0.71), (" let's", 0.3, 0.5, 0.9), (" start", 0.5, 0.9, 0.88)], 0.49)
+    assert [w[0] for w in speech_words([joined])] == [" Everyone,", " let's", " start"]
+
+
 def test_silence_keeps_only_the_pad_a_speech_start_can_reach_back_over():
     policy = StreamingTranscriber(step_s=0.5)
     feed_vad(policy, 0.0, 600.0, 0.0)  # ten quiet minutes

@@ -121,20 +121,28 @@ class DecodedSegment:
 
 
 def speech_words(
-    segments: list[DecodedSegment], max_no_speech: float = 0.45, min_mean_prob: float = 0.15
+    segments: list[DecodedSegment],
+    max_no_speech: float = 0.45,
+    confident_prob: float = 0.7,
+    min_mean_prob: float = 0.15,
 ) -> list[tuple[str, float, float]]:
     """Words of the segments that look like speech.
 
     On these machines, Whisper's inventions at the end of a window ("Thank
-    you.", "Thanks for watching.") came as separate segments with a no-speech
-    score of 0.5-0.9 and near-zero word probabilities, while real speech scored
-    below 0.35: such segments are dropped before any agreement is attempted.
+    you.", "Thanks for watching.") came with a no-speech score of 0.5-0.9 and
+    mean word probabilities of 0.1-0.5.  The no-speech score alone is not
+    enough: a window that starts mid-word (a stream joined mid-sentence) scored
+    0.4-0.55 while its words scored 0.8-0.9.  So a segment is dropped when it is
+    both likely silence and unsure of its words, or hopelessly unsure.
     """
     words: list[tuple[str, float, float]] = []
     for segment in segments:
-        if not segment.words or segment.no_speech_prob >= max_no_speech:
+        if not segment.words:
             continue
-        if sum(w[3] for w in segment.words) / len(segment.words) < min_mean_prob:
+        mean_prob = sum(w[3] for w in segment.words) / len(segment.words)
+        if mean_prob < min_mean_prob:
+            continue
+        if segment.no_speech_prob >= max_no_speech and mean_prob < confident_prob:
             continue
         words.extend((text, start, end) for text, start, end, _ in segment.words)
     return words
