@@ -131,13 +131,22 @@ class TranscriptPartial(Event):
 
 @dataclass(kw_only=True)
 class TranscriptFinal(Event):
-    """Committed text; never revised.  ``words`` carries [text, start, end] triples."""
+    """Committed text; never revised.  ``words`` carries [text, start, end] triples.
+
+    Finals are commits (often a few words); ``utterance`` numbers the spoken
+    utterance they belong to (1, 2, ... per speech stream) and ``utterance_end``
+    marks its last commit, so consumers can group fragments into what was said.
+    ``language`` is the ISO code the recogniser transcribed in.
+    """
 
     type: ClassVar[str] = "transcript.final"
     text: str
     start: float
     end: float
     words: list[list[Any]] = field(default_factory=list)
+    utterance: int = 0
+    utterance_end: bool = False
+    language: str = ""
 
 
 # --- language model ----------------------------------------------------------
