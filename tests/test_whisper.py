@@ -1,0 +1,111 @@
+"""The short-window Whisper engine on the real base model and real (synthetic) speech."""
+
+from __future__ import annotations
+
+import json
+from difflib import SequenceMatcher
+from pathlib import Path
+
+import numpy as np
+import pytest
+from faster_whisper import decode_audio
+
+from pipeline.asr_models import resolve_speech_model
+from pipeline.wer import normalise, word_error_rate
+from pipeline.whisper import ShortWindowWhisper, WindowJob, looks_degenerate
+
+SAMPLES = Path("samples")
+
+
+@pytest.fixture(scope="module")
+def base() -> ShortWindowWhisper:
+    return ShortWindowWhisper(resolve_speech_model("base"), threads=1)
+
+
+def turns(name: str) -> tuple[np.ndarray, list[dict]]:
+    return decode_audio(str(SAMPLES / f"{name}.wav")), json.loads((SAMPLES / f"{name}.json").read_text())["turns"]
+
+
+def window(audio: np.ndarray, start: float, end: float) -> np.ndarray:
+    return audio[int(max(start - 0.15, 0) * 16000) : int((end + 0.1) * 16000)]
+
+
+@pytest.mark.parametrize("name", ["meeting", "standup"])
+def test_short_window_decodes_agree_with_full_padding(base, name):
+    audio, spoken = turns(name)
+    short, full = [], []
+    for turn in spoken:
+        job = WindowJob(window(audio, turn["start"], turn["end"]), "", "en")
+        base.tail_s = 6.0
+        short += normalise(base.decode([job])[0].text)
+        base.tail_s = 30.0
+        full += normalise(base.decode([job])[0].text)
+    base.tail_s = 6.0
+    assert word_error_rate(full, short) <= 0.05, (" ".join(short), " ".join(full))
+
+
+def test_word_times_match_faster_whisper_within_a_tenth_of_a_second(base):
+    audio, spoken = turns("meeting")
+    differences = []
+    for turn in spoken[:6]:
+        clip = window(audio, turn["start"], turn["end"])
+        ours = base.decode([WindowJob(clip, "", "en")])[0].words
+        segments, _ = base._fw.transcribe(clip, language="en", beam_size=1, word_timestamps=True,
+                                          condition_on_previous_text=False, vad_filter=False)
+        theirs = [w for s in segments for w in s.words]
+        matcher = SequenceMatcher(a=[w[0].strip().lower() for w in ours], b=[w.word.strip().lower() for w in theirs])
+        for block in matcher.get_matching_blocks():
+            for k in range(block.size):
+                mine, reference = ours[block.a + k], theirs[block.b + k]
+                differences += [abs(mine[1] - reference.start), abs(mine[2] - reference.end)]
+    assert len(differences) > 80
+    assert float(np.median(differences)) <= 0.05
+    assert float(np.percentile(differences, 90)) <= 0.1
+
+
+def test_a_window_that_loops_on_a_short_tail_is_decoded_again_at_full_padding(base):
+    audio, _ = turns("meeting")
+    clip = audio[int(0.35 * 16000) : int(2.2 * 16000)]  # "Good morning everyone." and no silence after it
+    base.tail_s = 0.0  # crafted: without a silence tail the decoder repeats itself here
+    try:
+        result = base.decode([WindowJob(clip, "", "en")])[0]
+    finally:
+        base.tail_s = 6.0
+    assert result.retried
+    assert normalise(result.text) == ["good", "morning", "everyone"]
+    assert not looks_degenerate(result.tokens, result.text, cap=len(result.tokens) + 10)
+
+
+def test_the_degeneracy_check():
+    assert looks_degenerate([1, 2, 3, 1, 2, 3, 1, 2, 3], "a b c a b c a b c", cap=100)
+    assert looks_degenerate([5] * 20, "x", cap=20)  # hit the cap: never ended
+    assert looks_degenerate([1, 2], "And so my fellow Americans. " * 6, cap=100)
+    # "Do you need any help with that? Do you need any help" (measured on the stand-up sample)
+    assert looks_degenerate([7, 8, 9, 10, 11, 12, 13, 14, 7, 8, 9, 10, 11], "", cap=100)
+    assert not looks_degenerate([7, 8, 9, 10, 11, 12, 13, 14, 7, 8, 9, 30, 31], "", cap=100)
+    assert not looks_degenerate([1, 2, 3, 4, 5, 6], "Good morning, everyone.", cap=100)
+
+
+@pytest.mark.parametrize(("name", "code"), [("meeting_de", "de"), ("meeting_es", "es")])
+def test_languages_are_detected_and_transcribed_not_translated(base, name, code):
+    audio, spoken = turns(name)
+    turn = spoken[0]
+    result = base.decode([WindowJob(window(audio, turn["start"], turn["end"]), "", None)])[0]
+    assert result.language == code and result.language_prob > 0.5
+    assert word_error_rate(normalise(turn["text"]), normalise(result.text)) < 0.3, result.text
+
+
+def test_windows_of_different_languages_and_lengths_decode_in_one_batch(base):
+    english, en_turns = turns("meeting")
+    german, de_turns = turns("meeting_de")
+    jobs = [
+        WindowJob(window(english, en_turns[1]["start"], en_turns[1]["end"]), "Good morning, everyone.", "en"),
+        WindowJob(window(german, de_turns[2]["start"], de_turns[2]["end"]), "", None),
+        WindowJob(np.zeros(16000, np.float32), "", "en"),  # silence says nothing, and breaks nothing
+    ]
+    batch = base.decode(jobs)
+    assert [r.language for r in batch[:2]] == ["en", "de"]
+    references = [en_turns[1]["text"], de_turns[2]["text"]]
+    for result, reference in zip(batch, references):
+        assert word_error_rate(normalise(reference), normalise(result.text)) <= 0.35, result.text
+    assert len(batch[2].words) <= 1
