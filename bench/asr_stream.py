@@ -1,11 +1,22 @@
-"""Streaming speech benchmark: feed a sample in simulated real time and measure latency and accuracy.
+"""Streaming speech benchmark: every sample, every model, in simulated real time: latency and accuracy.
 
-    python -m bench.asr_stream [samples/meeting.wav] [--reference samples/meeting.txt]
+    python -m bench.asr_stream                          # every samples/*.wav with a .txt, models base and tiny.en
+    python -m bench.asr_stream samples/meeting.wav --models base
+    python -m bench.asr_stream --models base --fast     # as fast as possible (no latency figures)
 
-Word commit latency is, for every committed word, the time its ``transcript.final``
-was emitted minus the moment the word's end was played (media time on the
-wall clock).  Partial latency is how old the audio behind each partial is when
-it is shown.  The last line of output is one JSON object with every figure.
+Per sample and model:
+
+- word commit latency: for every committed word, the time its ``transcript.final``
+  was emitted minus the moment the word's end was played (p50/p90);
+- speech end -> final: for every utterance, its closing final minus the end of its
+  last word *and* the VAD's end-of-speech wait (``--vad-min-silence-ms``): what the
+  engine adds once the endpointer has decided (p50/p90);
+- partial latency: how old the audio behind each partial is when it is shown;
+- streaming WER next to the same model's offline WER (faster-whisper, 30 s windows, beam 5);
+- CPU seconds per audio second (the whole process: VAD, features, decodes).
+
+English-only models skip samples in other languages (the sample's .json names its language).
+The last line of output is one JSON object: ``runs`` (one per sample and model) and ``summary`` per model.
 """
 
 from __future__ import annotations
@@ -14,18 +25,21 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import resource
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from pipeline.config import Config
+from pipeline.engine import load_engine
 from pipeline.events import Event, TranscriptFinal, TranscriptPartial
 from pipeline.ingest import AudioChunk, MediaReader
 from pipeline.session import Session
-from pipeline.speech import load_whisper
 from pipeline.wer import normalise, word_error_rate
 
 
@@ -33,12 +47,23 @@ def percentile(values: list[float], q: float) -> float | None:
     return round(float(np.percentile(values, q)), 3) if values else None
 
 
-async def stream(path: str, config: Config) -> tuple[list[tuple[float, Event]], Session]:
-    session = Session(config, source=path, realtime=True)
+def default_samples() -> list[str]:
+    return sorted(str(p) for p in Path("samples").glob("*.wav") if p.with_suffix(".txt").is_file())
+
+
+def sample_language(path: str) -> str:
+    meta = Path(path).with_suffix(".json")
+    if meta.is_file():
+        return json.loads(meta.read_text()).get("language", "en")
+    return "en"
+
+
+async def stream(path: str, config: Config, realtime: bool) -> tuple[list[tuple[float, Event]], Session]:
+    session = Session(config, source=path, realtime=realtime)
     seen: list[tuple[float, Event]] = []
     origin: list[float] = []
     session.bus.subscribe(lambda e: seen.append((time.time() - origin[0] if origin else 0.0, e)))
-    reader = MediaReader(path, realtime=True, video=False)
+    reader = MediaReader(path, realtime=realtime, video=False)
     await session.start()
     async for item in reader.items():
         if isinstance(item, AudioChunk):
@@ -49,55 +74,104 @@ async def stream(path: str, config: Config) -> tuple[list[tuple[float, Event]], 
     return seen, session
 
 
-def offline_wer(path: str, config: Config, reference: list[str]) -> float:
-    model = load_whisper(config.asr_model, config.threads)
-    segments, _ = model.transcribe(path, language=config.asr_language, temperature=0.0)
-    return word_error_rate(reference, normalise(" ".join(s.text for s in segments)))
+def measure(path: str, config: Config, realtime: bool) -> dict[str, Any]:
+    reference = normalise(Path(path).with_suffix(".txt").read_text(), strip_speakers=True)
+    engine = load_engine(config)  # model load is not part of streaming latency
+    cpu_before = resource.getrusage(resource.RUSAGE_SELF)
+    seen, session = asyncio.run(stream(path, config, realtime))
+    cpu_after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+
+    finals = [(at, e) for at, e in seen if isinstance(e, TranscriptFinal)]
+    commit = [at - word[2] for at, e in finals for word in e.words]
+    end_wait = config.vad_min_silence_ms / 1000
+    speech_end: list[float] = []
+    last_word_end: float | None = None
+    for at, e in finals:
+        if e.words:
+            last_word_end = e.words[-1][2]
+        if e.utterance_end and last_word_end is not None:
+            speech_end.append(at - (last_word_end + end_wait))
+            last_word_end = None
+    partial = [
+        at - e.media_time for at, e in seen if isinstance(e, TranscriptPartial) and e.text and e.media_time is not None
+    ]
+    text = " ".join(e.text for _, e in finals if e.text)
+    language = config.asr_language if config.asr_language != "auto" else sample_language(path)
+    offline = engine.model.transcribe_offline(path, language=language)
+    audio_s = session.speech.audio_seconds
+    result = {
+        "sample": path,
+        "model": config.asr_model,
+        "language": next((e.language for _, e in finals if e.language), ""),
+        "audio_s": round(audio_s, 2),
+        "words_committed": len(commit),
+        "commit_latency_p50_s": percentile(commit, 50) if realtime else None,
+        "commit_latency_p90_s": percentile(commit, 90) if realtime else None,
+        "speech_end_to_final_p50_s": percentile(speech_end, 50) if realtime else None,
+        "speech_end_to_final_p90_s": percentile(speech_end, 90) if realtime else None,
+        "partial_latency_p50_s": percentile(partial, 50) if realtime else None,
+        "partial_latency_p90_s": percentile(partial, 90) if realtime else None,
+        "wer_streaming": round(word_error_rate(reference, normalise(text)), 4),
+        "wer_offline": round(word_error_rate(reference, normalise(offline)), 4),
+        "cpu_s_per_audio_s": round(cpu / audio_s, 3) if audio_s else None,
+        "decodes": session.speech.decodes,
+        "decode_s_per_audio_s": round(session.speech.decode_seconds / audio_s, 3) if audio_s else None,
+    }
+    print(f"  streamed: {text}", file=sys.stderr)
+    print(f"  offline:  {offline}", file=sys.stderr)
+    return result
+
+
+def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    by_model: dict[str, Any] = {}
+    for model in sorted({r["model"] for r in runs}):
+        mine = [r for r in runs if r["model"] == model]
+        english = [r for r in mine if sample_language(r["sample"]) == "en"]
+        by_model[model] = {
+            "samples": len(mine),
+            "worst_english_wer_gap_points": round(
+                max((r["wer_streaming"] - r["wer_offline"]) * 100 for r in english), 2
+            ) if english else None,
+            "mean_wer_streaming": round(sum(r["wer_streaming"] for r in mine) / len(mine), 4),
+            "mean_wer_offline": round(sum(r["wer_offline"] for r in mine) / len(mine), 4),
+        }
+    return by_model
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("sample", nargs="?", default="samples/meeting.wav")
-    parser.add_argument("--reference", help="reference transcript (default: the sample's .txt)")
+    parser.add_argument("samples", nargs="*", help="wav files with a .txt reference beside them (default: all)")
+    parser.add_argument("--models", default="base,tiny.en", help="comma-separated speech models (default: base,tiny.en)")
+    parser.add_argument("--fast", action="store_true", help="as fast as possible instead of in real time")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    config = Config.from_sources()
-    reference_path = Path(args.reference or Path(args.sample).with_suffix(".txt"))
-    reference = normalise(reference_path.read_text(), strip_speakers=True)
-
-    load_whisper(config.asr_model, config.threads)  # model load is not part of streaming latency
-    seen, session = asyncio.run(stream(args.sample, config))
-
-    commit_latency = [
-        at - word[2] for at, e in seen if isinstance(e, TranscriptFinal) for word in e.words
-    ]
-    partial_latency = [
-        at - e.media_time for at, e in seen if isinstance(e, TranscriptPartial) and e.text and e.media_time is not None
-    ]
-    first_partial = [at for at, e in seen if isinstance(e, TranscriptPartial) and e.text]
-    text = " ".join(e.text for _, e in seen if isinstance(e, TranscriptFinal))
-    streaming_wer = word_error_rate(reference, normalise(text))
-    offline = offline_wer(args.sample, config, reference)
-    audio_s = session.speech.audio_seconds
-    result = {
-        "sample": args.sample,
-        "audio_s": round(audio_s, 2),
-        "threads": config.threads,
-        "words_committed": len(commit_latency),
-        "commit_latency_p50_s": percentile(commit_latency, 50),
-        "commit_latency_p90_s": percentile(commit_latency, 90),
-        "partial_latency_p50_s": percentile(partial_latency, 50),
-        "partial_latency_p90_s": percentile(partial_latency, 90),
-        "first_partial_s": round(first_partial[0], 3) if first_partial else None,
-        "decodes": session.speech.decodes,
-        "rtf": round(session.speech.decode_seconds / audio_s, 3) if audio_s else None,
-        "wer_streaming": round(streaming_wer, 4),
-        "wer_offline": round(offline, 4),
+    base = replace(Config.from_sources(), llm="none")
+    runs = []
+    for model in args.models.split(","):
+        config = replace(base, asr_model=model.strip())
+        multilingual = load_engine(config).model.multilingual
+        for sample in args.samples or default_samples():
+            if not multilingual and sample_language(sample) != "en":
+                continue
+            print(f"{model}: {sample}", file=sys.stderr, flush=True)
+            result = measure(sample, config, realtime=not args.fast)
+            runs.append(result)
+            print(json.dumps(result), file=sys.stderr, flush=True)
+    header = ("model", "sample", "commit p50", "p90", "end->final p50", "p90", "partial p50", "WER stream", "offline",
+              "cpu/s")
+    print(" | ".join(header))
+    for r in runs:
+        print(" | ".join(str(v) for v in (
+            r["model"], Path(r["sample"]).name, r["commit_latency_p50_s"], r["commit_latency_p90_s"],
+            r["speech_end_to_final_p50_s"], r["speech_end_to_final_p90_s"], r["partial_latency_p50_s"],
+            f"{r['wer_streaming']:.1%}", f"{r['wer_offline']:.1%}", r["cpu_s_per_audio_s"],
+        )))
+    print(json.dumps({
+        "bench": "asr_stream", "realtime": not args.fast, "load_average": os.getloadavg()[0],
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-    }
-    print(f"streamed {audio_s:.1f} s of {args.sample} in real time on {config.threads} threads", file=sys.stderr)
-    print(f"transcript: {text}", file=sys.stderr)
-    print(json.dumps(result))
+        "runs": runs, "summary": summarise(runs),
+    }))
 
 
 if __name__ == "__main__":

@@ -125,11 +125,19 @@ def _add_llm_flags(parser: argparse.ArgumentParser) -> None:
 def _add_speech_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("speech")
     group.add_argument(
-        "--asr-model", default=None, metavar="NAME|DIR",
-        help="faster-whisper model: 'embedded' (tiny.en shipped on PyPI, default), a directory, or a model name",
+        "--asr-model", default=None, metavar="base|tiny.en|DIR",
+        help="Whisper model: base (multilingual, default; joined once from two PyPI packages into "
+        "~/.cache/streamtwin), tiny.en (English only, faster, weaker), or a CTranslate2 Whisper directory",
     )
-    group.add_argument("--asr-threads", type=int, default=None, metavar="N", help="CPU threads for Whisper (default: all cores)")
-    group.add_argument("--asr-language", default=None, metavar="LANG", help="spoken language (default: en)")
+    group.add_argument(
+        "--language", "--asr-language", dest="asr_language", default=None, metavar="auto|en|de|...",
+        help="spoken language: auto (default: detected once speech starts) or an ISO code; "
+        "speech is transcribed, never translated",
+    )
+    group.add_argument(
+        "--asr-threads", type=int, default=None, metavar="N",
+        help="threads per decode (default 1; the shared engine runs one decode per core, several sessions at once)",
+    )
     group.add_argument(
         "--vad-min-silence-ms", type=int, default=None, metavar="MS",
         help="silence that ends an utterance and flushes it as final (default: 400)",
@@ -174,13 +182,15 @@ async def _run(config: Config, source: str) -> int:
     from .llm.factory import make_backend
     from .outputs import JsonlOutput, TextOutput
     from .session import Session, run_reader
-    from .speech import ModelLoadError
+    from .asr_models import ModelLoadError
+    from .engine import load_engine
 
     realtime = config.realtime if config.realtime is not None else is_live_spec(source)
     fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
     try:
         backend = make_backend(config)
         reader = MediaReader(source, realtime=realtime, video=config.vision)
+        await asyncio.get_running_loop().run_in_executor(None, load_engine, config)  # off the loop; once
         session = Session(config, source=source, realtime=realtime, backend=backend)
     except (IngestError, ModelLoadError, LLMError, ValueError) as exc:
         return _fail(str(exc))

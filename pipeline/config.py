@@ -16,11 +16,12 @@ DEFAULT_GROQ_MODEL = "llama-3.1-8b-instant"
 @dataclass
 class Config:
     # --- speech -------------------------------------------------------------
-    asr_model: str = "embedded"  # "embedded" (tiny.en shipped on PyPI), a name, or a directory
-    asr_threads: int = 0  # 0: all cores
-    asr_language: str = "en"
-    asr_step_s: float = 0.0  # new audio that triggers another decode while speaking; 0: 0.5 live, 1.0 fast
-    asr_max_window_s: float = 12.0  # hard cap on the decoded window
+    asr_model: str = "base"  # base (multilingual, default) | tiny.en | a CTranslate2 Whisper directory
+    asr_threads: int = 0  # threads per decode; 0: one (the engine runs one worker per core)
+    asr_language: str = "auto"  # auto (detect once speech starts) | en | de | ...
+    asr_step_s: float = 0.0  # new audio that triggers another decode while speaking; 0: 0.25 live, 1.0 fast
+    asr_max_window_s: float = 10.0  # hard cap on the decoded window
+    asr_tail_s: float = 6.0  # silence encoded after each short window (less makes Whisper loop)
     vad_threshold: float = 0.5
     vad_min_silence_ms: int = 400  # silence that ends an utterance (flush as final)
     vad_pause_ms: int = 160  # shorter pause: commit what is before it
@@ -88,10 +89,6 @@ class Config:
         cfg.llm_api_key = cfg.llm_api_key or env.get("OPENAI_API_KEY", "")
         cfg.llm_base_url = cfg.llm_base_url or env.get("OPENAI_BASE_URL", "")
         return cfg
-
-    @property
-    def threads(self) -> int:
-        return self.asr_threads or os.cpu_count() or 1
 
 
 def _coerce(raw: str, default: Any) -> Any:

@@ -177,6 +177,13 @@ class ServiceMetrics:
             Histogram("streamtwin_llm_tokens_per_second", "LLM generation speed (completed generations).",
                       RATE_BUCKETS)
         )
+        # The speech engine is process-wide; its figures are read from it (imported here, not at the top:
+        # the engine module itself uses this module's Histogram).
+        from .engine import ENGINE_METRICS
+
+        add(Gauge("streamtwin_asr_queue_depth", "Speech streams waiting for a decode.", ENGINE_METRICS.queue_depth))
+        add(ENGINE_METRICS.decode_seconds)
+        add(ENGINE_METRICS.batch_size)
         self.frames = add(Counter("streamtwin_frames_total", "Media frames received over WebRTC.", ("kind",)))
         self.frames_dropped = add(
             Counter("streamtwin_frames_dropped_total", "Video frames skipped because they arrived too late.")

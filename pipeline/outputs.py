@@ -42,7 +42,11 @@ def clock(seconds: float) -> str:
 
 
 class TextOutput:
-    """Human view; ``live`` (a terminal) enables the updating line and progress."""
+    """Human view; ``live`` (a terminal) enables the updating line and progress.
+
+    Committed fragments of one utterance become one paragraph, printed when the
+    utterance ends; until then the live line shows it growing, the tentative tail after it.
+    """
 
     def __init__(self, out: TextIO, err: TextIO, *, live: bool):
         self._out = out
@@ -50,12 +54,22 @@ class TextOutput:
         self._live = live
         self._line = ""  # what the live line shows now
         self._answers: dict[int, str] = {}
+        self._paragraph: list[str] = []  # committed text of the utterance still being spoken
+        self._paragraph_start = 0.0
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, TranscriptFinal):
-            self._print(f"[{clock(event.start)}] {event.text}")
+            if event.text and not self._paragraph:
+                self._paragraph_start = event.start
+            if event.text:
+                self._paragraph.append(event.text)
+            if event.utterance_end or not event.utterance:  # (producers without utterances: line by line)
+                self._end_paragraph()
+            else:
+                self._show(f"  … {' '.join(self._paragraph)}")
         elif isinstance(event, TranscriptPartial):
-            self._show(f"  … {event.text}" if event.text else "")
+            tentative = " ".join([*self._paragraph, event.text]).strip()
+            self._show(f"  … {tentative}" if tentative else "")
         elif isinstance(event, AssistantStarted):
             self._answers[event.generation] = ""
         elif isinstance(event, AssistantDelta):
@@ -81,6 +95,7 @@ class TextOutput:
             self._err.write(f"{'error' if event.fatal else 'warning'}: {event.message}\n")
             self._err.flush()
         elif isinstance(event, SessionEnded):
+            self._end_paragraph()
             self._show("")
             if self._live:
                 self._err.write("\r\033[K")
@@ -90,6 +105,12 @@ class TextOutput:
                 f"{stats.get('processing_s', 0):.1f} s of speech decoding (rtf {stats.get('rtf')})\n"
             )
             self._err.flush()
+
+    def _end_paragraph(self) -> None:
+        if self._paragraph:
+            self._show("")
+            self._print(f"[{clock(self._paragraph_start)}] {' '.join(self._paragraph)}")
+            self._paragraph = []
 
     def _print(self, text: str) -> None:
         line = self._line

@@ -555,11 +555,12 @@ async def serve(config: Config) -> int:
     """``streamtwin serve``: run until SIGINT/SIGTERM; every session is flushed and ended on the way out."""
     from .llm.base import LLMError
     from .llm.factory import make_backend
-    from .speech import ModelLoadError, load_whisper
+    from .asr_models import ModelLoadError
+    from .engine import load_engine
 
     loop = asyncio.get_running_loop()
     try:  # load the models once, before the first visitor waits for them
-        await loop.run_in_executor(None, load_whisper, config.asr_model, config.threads)
+        await loop.run_in_executor(None, load_engine, config)
         backend = make_backend(config)
     except (ModelLoadError, LLMError, ValueError) as exc:
         sys.stderr.write(f"streamtwin: error: {exc}\n")

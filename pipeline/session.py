@@ -7,12 +7,10 @@ track) and who listens to the bus (terminal, JSONL, websockets) differ.
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 import uuid
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -20,6 +18,7 @@ import numpy as np
 from .assistant import Assistant
 from .bus import EventBus
 from .config import Config
+from .engine import load_engine
 from .events import (
     Error,
     Event,
@@ -40,12 +39,6 @@ log = logging.getLogger(__name__)
 RECENT_FINALS = 200  # transcript lines a late viewer receives
 
 
-@functools.lru_cache(maxsize=1)
-def model_executor() -> ThreadPoolExecutor:
-    """The one bounded pool for CPU-heavy model calls, shared by every session."""
-    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="model")
-
-
 class Session:
     def __init__(
         self,
@@ -61,7 +54,7 @@ class Session:
         self.source = source
         self.realtime = realtime
         self.bus = EventBus(self.id)
-        self.speech = SpeechStage(config, self.bus.emit, model_executor(), wait_for_decodes=not realtime)
+        self.speech = SpeechStage(config, self.bus.emit, load_engine(config), wait_for_decodes=not realtime)
         self.vision = VisionStage(config, self.bus.emit) if config.vision else None
         self.backend = backend
         # The assistant reads keyframes through a hook: it never depends on the stage itself.
@@ -93,6 +86,7 @@ class Session:
                 options={
                     "realtime": self.realtime,
                     "asr_model": self.config.asr_model,
+                    "language": self.speech.language,
                     "llm": getattr(self.backend, "name", "none"),
                     "llm_model": getattr(self.backend, "model", ""),
                 },
@@ -125,6 +119,7 @@ class Session:
             return {}
         self._ended = True
         await self.speech.finish()
+        self.speech.close()
         if self.assistant is not None:
             if not await self.assistant.drain(self.config.llm_drain_s):
                 self.error("llm_timeout", f"the language model did not finish within {self.config.llm_drain_s:.0f} s")

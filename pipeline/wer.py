@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 _SPEAKER = re.compile(r"^\s*\w+:\s*", re.MULTILINE)
-_NON_WORD = re.compile(r"[^a-z0-9' ]+")
+_NON_WORD = re.compile(r"[^\w' ]+|_")
 
 
 def normalise(text: str, *, strip_speakers: bool = False) -> list[str]:

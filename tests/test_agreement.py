@@ -13,12 +13,13 @@ def words(*spec: tuple[str, float, float]) -> list[Word]:
     return [Word(f" {t}", s, e) for t, s, e in spec]
 
 
-def feed_vad(policy: StreamingTranscriber, start: float, end: float, prob: float) -> None:
-    t = start
+def feed_vad(policy: StreamingTranscriber, start: float, end: float, prob: float) -> list:
+    t, events = start, []
     while t < end - 1e-9:
         policy.on_audio(t + WINDOW)
-        policy.on_vad(prob, t, t + WINDOW)
+        events += policy.on_vad(prob, t, t + WINDOW)
         t += WINDOW
+    return events
 
 
 # --- LocalAgreement ------------------------------------------------------------
@@ -43,7 +44,15 @@ def test_disagreement_commits_nothing_and_replaces_hypothesis():
 def test_agreement_ignores_case_and_punctuation():
     agreement = LocalAgreement()
     agreement.insert(words(("Friday.", 1.0, 1.4)))
-    assert [w.key for w in agreement.insert(words(("friday", 1.0, 1.4)))] == ["friday"]
+    assert [w.key for w in agreement.insert(words(("friday", 1.0, 1.4), ("then", 1.5, 1.7)))] == ["friday"]
+
+
+def test_the_last_word_of_a_hypothesis_is_held_back_even_when_both_agree():
+    agreement = LocalAgreement()
+    agreement.insert(words(("plan", 0.0, 0.3)))
+    assert agreement.insert(words(("plan", 0.0, 0.3))) == []  # may still become "planning"
+    assert [w.key for w in agreement.insert(words(("planning", 0.0, 0.5)))] == []
+    assert [w.key for w in agreement.insert(words(("planning", 0.0, 0.5), ("it", 0.6, 0.7)))] == ["planning"]
 
 
 def test_words_heard_again_after_the_commit_point_are_not_committed_twice():
@@ -53,9 +62,33 @@ def test_words_heard_again_after_the_commit_point_are_not_committed_twice():
     # the next window re-reads "to" with a slightly later timestamp
     agreed = agreement.insert(words(("to", 0.62, 0.72), ("move", 0.72, 1.0), ("it", 1.0, 1.1)))
     assert [w.key for w in agreed] == ["move"]
-    agreed = agreement.insert(words(("to", 0.62, 0.72), ("move", 0.72, 1.0), ("it", 1.0, 1.1)))
+    agreed = agreement.insert(words(("to", 0.62, 0.72), ("move", 0.72, 1.0), ("it", 1.0, 1.1), ("on", 1.2, 1.3)))
     assert [w.key for w in agreed] == ["it"]
     assert [w.key for w in agreement.committed] == ["we", "decided", "to", "move", "it"]
+
+
+def test_agreement_needs_hypotheses_heard_a_stride_apart():
+    """Decodes a quarter second apart make the same mistake twice; agreement waits for more audio."""
+    agreement = LocalAgreement(stride=0.5)
+    assert agreement.insert(words(("the", 0.0, 0.2), ("teeth", 0.2, 0.6), ("are", 0.6, 0.8)), heard_until=1.0) == []
+    assert agreement.insert(words(("the", 0.0, 0.2), ("teeth", 0.2, 0.6), ("are", 0.6, 0.8), ("round", 0.8, 1.1)),
+                            heard_until=1.25) == []  # agrees with the decode before, but only 0.25 s later
+    agreed = agreement.insert(words(("it", 0.0, 0.2), ("beats", 0.2, 0.6), ("around", 0.6, 1.1), ("70", 1.2, 1.4)),
+                              heard_until=1.5)  # 0.5 s after the first: disagrees, nothing committed
+    assert agreed == []
+    agreed = agreement.insert(words(("it", 0.0, 0.2), ("beats", 0.2, 0.6), ("around", 0.6, 1.1), ("70", 1.2, 1.4),
+                                    ("times", 1.5, 1.8)), heard_until=2.0)
+    assert [w.key for w in agreed] == ["it", "beats", "around", "70"]
+
+
+def test_committed_words_stay_bounded_over_a_long_session():
+    agreement = LocalAgreement()
+    for i in range(5000):
+        agreement.insert(words((f"w{i}", i, i + 0.5)))
+        agreement.commit_all()
+    assert len(agreement.committed) <= LocalAgreement.KEEP_COMMITTED
+    assert agreement.committed[-1].key == "w4999"
+    assert agreement.prompt(before=5000.0).endswith("w4999")
 
 
 def test_prompt_holds_only_text_before_the_window():
@@ -141,17 +174,39 @@ def test_steps_commit_by_agreement_and_partials_show_the_tail():
     assert partials[0].text == "send"
 
 
-def test_pause_commits_what_precedes_it_but_keeps_the_utterance_in_view():
-    policy = StreamingTranscriber(step_s=5.0, min_decode_s=0.3)
-    feed_vad(policy, 0.0, 1.5, 0.9)
-    feed_vad(policy, 1.5, 1.75, 0.0)  # a 0.25 s pause
+def test_pause_commits_what_precedes_it_and_cuts_the_window_there_with_an_overlap():
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 3.5, 0.9)
+    feed_vad(policy, 3.5, 3.75, 0.0)  # a 0.25 s pause
     request = policy.next_decode()
     assert request.kind == "pause"
-    assert request.end <= 1.6 + 1e-6  # the decode stops right after the pause edge
-    out = policy.on_decoded(request, [(" Bob", 0.2, 0.6), (" agreed.", 0.6, 1.4)])
-    assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["Bob agreed."]
-    assert policy.window_start == 0.0  # Whisper keeps the sentence start for context
+    assert request.end <= 3.6 + 1e-6  # the decode stops right after the pause edge
+    spoken = [(" Bob", 0.2, 0.6), (" agreed", 0.6, 1.4), (" to", 1.5, 1.7), (" send", 1.7, 2.4), (" it.", 2.7, 3.4)]
+    out = policy.on_decoded(request, spoken)
+    assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["Bob agreed to send it."]
+    # Short windows: the next one starts near the pause, re-reading the last second's words
+    # (so its first new word is not cut), with everything before as its prompt.
+    assert policy.window_start == 2.7
     assert policy.next_decode() is None  # the pause was handled once
+    feed_vad(policy, 3.75, 4.6, 0.9)
+    request = policy.next_decode()
+    assert request.start == 2.7 and request.prompt == "Bob agreed to send"
+    out = policy.on_decoded(request, [(" it.", 0.0, 0.7), (" Then", 1.2, 1.5), (" we", 1.5, 1.7)])
+    feed_vad(policy, 4.6, 5.2, 0.9)
+    out += policy.on_decoded(policy.next_decode(), [(" it.", 0.0, 0.7), (" Then", 1.2, 1.5),
+                                                    (" we", 1.5, 1.7), (" go", 1.7, 1.8)])
+    assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["Then we"]  # "it." is not said twice
+
+
+def test_a_pause_early_in_a_window_commits_nothing():
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 0.9, 0.9)
+    feed_vad(policy, 0.9, 1.15, 0.0)  # a pause 0.9 s into the utterance: "Good point. ..."
+    request = policy.next_decode()
+    assert request.kind == "step"
+    out = policy.on_decoded(request, [(" Got", 0.1, 0.3), (" point.", 0.3, 0.8)])
+    assert not [e for e in out if isinstance(e, TranscriptFinal)]  # a short guess is not final
+    assert policy.window_start == 0.0
 
 
 def test_a_step_that_heard_past_the_pause_commits_without_another_decode():
@@ -166,29 +221,90 @@ def test_a_step_that_heard_past_the_pause_commits_without_another_decode():
     assert policy.next_decode() is None
 
 
-def test_speech_end_flushes_the_tail_as_final():
-    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+def test_speech_end_flushes_the_latest_hypothesis_at_once_when_it_heard_the_end():
+    policy = StreamingTranscriber(Endpointer(pause_s=0.35, end_s=0.4), step_s=0.5, min_decode_s=0.3)
     feed_vad(policy, 0.0, 1.0, 0.9)
-    policy.on_decoded(policy.next_decode(), [(" we", 0.1, 0.4), (" decided", 0.4, 0.9)])
+    feed_vad(policy, 1.0, 1.2, 0.0)  # silence begins at 1.0; a decode hears up to 1.2
+    out = policy.on_decoded(policy.next_decode(), [(" we", 0.1, 0.4), (" decided", 0.4, 0.95)])
+    assert not [e for e in out if isinstance(e, TranscriptFinal)]  # "decided" is held back
+    out = []
+    for t in (1.2, 1.232, 1.264, 1.296, 1.328, 1.36, 1.392):  # the rest of the 400 ms end-of-speech wait
+        policy.on_audio(t + 0.032)
+        out += policy.on_vad(0.0, t, t + 0.032)
+    finals = [e for e in out if isinstance(e, TranscriptFinal)]
+    assert [(e.text, e.utterance, e.utterance_end) for e in finals] == [("we decided", 1, True)]
+    assert out[-1] == TranscriptPartial(text="", start=out[-1].start, media_time=out[-1].media_time)
+    assert policy.next_decode() is None  # no extra decode for the end
+
+
+def test_speech_end_decodes_once_more_when_the_latest_hypothesis_missed_the_end():
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 0.7, 0.9)
+    policy.on_decoded(policy.next_decode(), [(" we", 0.1, 0.4), (" deci", 0.4, 0.7)])
+    feed_vad(policy, 0.7, 1.0, 0.9)
     feed_vad(policy, 1.0, 1.6, 0.0)  # long silence: the utterance ended
     request = policy.next_decode()
     assert request.kind == "final"
     out = policy.on_decoded(request, [(" we", 0.1, 0.4), (" decided", 0.4, 0.95)])
-    assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["we decided"]
-    assert out[-1] == TranscriptPartial(text="", start=out[-1].start, media_time=out[-1].media_time)
+    finals = [e for e in out if isinstance(e, TranscriptFinal)]
+    assert [(e.text, e.utterance_end) for e in finals] == [("we decided", True)]
     assert policy.next_decode() is None
+
+
+def test_utterances_are_numbered_and_closed_even_when_a_pause_committed_everything():
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 1.5, 0.9)
+    feed_vad(policy, 1.5, 1.75, 0.0)  # pause: commits everything
+    out = policy.on_decoded(policy.next_decode(), [(" Bob", 0.2, 0.6), (" agreed.", 0.6, 1.4)])
+    first = [e for e in out if isinstance(e, TranscriptFinal)]
+    assert [(e.text, e.utterance, e.utterance_end) for e in first] == [("Bob agreed.", 1, False)]
+    closing = [e for e in policy.on_vad(0.0, 1.9, 1.932) if isinstance(e, TranscriptFinal)]
+    assert [(e.text, e.utterance, e.utterance_end) for e in closing] == [("", 1, True)]
+    feed_vad(policy, 1.932, 3.0, 0.0)
+    feed_vad(policy, 3.0, 4.0, 0.9)
+    out = policy.on_decoded(policy.next_decode(), [(" Next", 0.2, 0.5), (" one", 0.5, 0.8)])
+    out += feed_vad(policy, 4.0, 4.5, 0.0)
+    out += policy.finish()
+    if (request := policy.next_decode()) is not None:
+        out += policy.on_decoded(request, [(" Next", 0.2, 0.5), (" one", 0.5, 0.8)])
+    finals = [e for e in out if isinstance(e, TranscriptFinal)]
+    assert [(e.text, e.utterance, e.utterance_end) for e in finals] == [("Next one", 2, True)]
+
+
+def test_noise_that_yields_no_words_closes_no_utterance():
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 1.0, 0.9)
+    policy.on_decoded(policy.next_decode(), [])
+    out = []
+    for t in (1.0, 1.032, 1.064, 1.096, 1.128, 1.16, 1.192, 1.224, 1.256, 1.288, 1.32, 1.352, 1.384, 1.416):
+        policy.on_audio(t + 0.032)
+        out += policy.on_vad(0.0, t, t + 0.032)
+    if (request := policy.next_decode()) is not None:
+        out += policy.on_decoded(request, [])
+    assert not [e for e in out if isinstance(e, TranscriptFinal)]
+    assert policy.utterance == 1
 
 
 def test_source_end_flushes_open_speech():
     policy = StreamingTranscriber(step_s=0.5)
-    feed_vad(policy, 0.0, 1.2, 0.9)
+    feed_vad(policy, 0.0, 0.8, 0.9)
     policy.on_decoded(policy.next_decode(), [(" hello", 0.0, 0.5)])
+    feed_vad(policy, 0.8, 1.2, 0.9)
     policy.finish()
     request = policy.next_decode()
     assert request is not None and request.kind == "final"
     out = policy.on_decoded(request, [(" hello", 0.0, 0.5), (" there", 0.5, 1.1)])
     assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["hello there"]
     assert policy.idle
+
+
+def test_punctuation_printed_as_a_word_joins_the_word_before():
+    policy = StreamingTranscriber(step_s=5.0, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 1.5, 0.9)
+    feed_vad(policy, 1.5, 1.75, 0.0)
+    out = policy.on_decoded(policy.next_decode(), [(".", 0.0, 0.1), (" Good", 0.2, 0.6), (" point", 0.6, 1.2),
+                                                   (".", 1.2, 1.3)])
+    assert [e.words for e in out if isinstance(e, TranscriptFinal)] == [[["Good", 0.2, 0.6], ["point.", 0.6, 1.2]]]
 
 
 def test_window_cap_forces_commits_and_trims():
@@ -199,7 +315,7 @@ def test_window_cap_forces_commits_and_trims():
     out = policy.on_decoded(request, hypothesis)
     final = [e for e in out if isinstance(e, TranscriptFinal)][0]
     assert final.end <= request.end - 1.0 + 1e-6
-    assert policy.window_start == final.end
+    assert final.end - 1.0 <= policy.window_start < final.end  # cut, with a word of overlap
 
 
 def test_invented_segments_are_dropped_before_agreement():
@@ -223,7 +339,7 @@ def test_silence_keeps_only_the_pad_a_speech_start_can_reach_back_over():
     policy = StreamingTranscriber(step_s=0.5)
     feed_vad(policy, 0.0, 600.0, 0.0)  # ten quiet minutes
     dropped_before = policy.keep_from
-    assert dropped_before > 599.0
+    assert dropped_before > 597.0  # at most the pad and the context of a previous utterance
     feed_vad(policy, 600.0, 601.0, 0.9)
     request = policy.next_decode()
     assert request.start >= dropped_before  # no decode ever asks for audio already dropped

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -118,3 +119,46 @@ def test_live_source_that_drops_ends_cleanly_with_transcript_kept(dropping_strea
     assert error["code"] == "dropped" and error["fatal"]
     assert types[-1] == "session.ended"
     assert types.index("error") < types.index("session.ended")
+
+
+# --- speech model and language ------------------------------------------------------
+
+
+def test_unknown_speech_model():
+    result = run_cli(str(SAMPLES / "meeting.mp4"), "--asr-model", "huge-v9")
+    assert_one_line_error(result, "unknown speech model 'huge-v9'", "base", "tiny.en")
+
+
+def test_unknown_language_code():
+    assert_one_line_error(run_cli(str(SAMPLES / "meeting.mp4"), "--language", "xx"), "unknown language code 'xx'")
+
+
+def test_a_language_an_english_only_model_cannot_transcribe():
+    result = run_cli(str(SAMPLES / "meeting.mp4"), "--asr-model", "tiny.en", "--language", "de")
+    assert_one_line_error(result, "English only")
+
+
+def test_a_corrupt_model_join_is_refused_and_never_cached(tmp_path):
+    """Part packages whose bytes do not hash to the pinned model (a bad or tampered upload)."""
+    from pipeline.asr_models import WHISPER_BASE
+    from pipeline.packaged import package_dir
+
+    fakes = tmp_path / "site"
+    for number, package in enumerate(WHISPER_BASE.packages, 1):
+        data = fakes / package / "data"
+        data.mkdir(parents=True)
+        (fakes / package / "__init__.py").write_text("")
+        (data / f"model.bin.part{number}").write_bytes(b"\0" * 1000)
+        if number == 1:
+            real = package_dir(package)
+            assert real is not None
+            for name in WHISPER_BASE.side_files:
+                (data / name).write_bytes((real / "data" / name).read_bytes())
+    cache = tmp_path / "cache"
+    result = subprocess.run(
+        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl", "--llm", "none"],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": f"{fakes}{os.pathsep}{Path.cwd()}", "STREAMTWIN_CACHE": str(cache)},
+    )
+    assert_one_line_error(result, "do not match the pinned model", "pip install --force-reinstall")
+    assert not (cache / WHISPER_BASE.directory / "model.bin").exists()

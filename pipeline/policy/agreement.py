@@ -1,19 +1,25 @@
 """Streaming-agreement commit policy for a recogniser that re-decodes a growing window.
 
-Whisper is not a streaming model: each decode re-reads the whole window and may
+Whisper is not a streaming model: each decode re-reads the window and may
 revise its last words.  The policy below decides *what to decode next* and
 *which words are safe to commit*, so the adapter only moves audio and calls the
 model.  Words are committed when
 
-- two consecutive hypotheses agree on them (LocalAgreement-2), or
+- two consecutive hypotheses agree on them, the newest hypothesis's last word
+  held back (LocalAgreement-2: a word still being spoken is often cut short), or
 - they precede a pause the VAD heard (a pause rarely changes what came before), or
-- the utterance ended (everything left is flushed as final), or
+- the utterance ended: the latest hypothesis is flushed as final at once when it
+  already heard the end, else after one last decode, or
 - the window outgrew its cap (all but the last second is committed).
 
-The window spans the current utterance (trimmed when the VAD hears it end, or
-at the cap): Whisper is far more accurate with the sentence's start in view,
-and a tiny.en decode costs nearly the same for 1 s or 10 s of audio.  Silence
-between utterances is never decoded.
+Windows stay short: one starts at the utterance's start and is cut at each pause
+(the committed text before it becomes the prompt) and at the cap.  Decodes are
+cheap on short windows (see :mod:`pipeline.whisper`), so they run as often as
+the engine allows while someone speaks.  Silence is never decoded.
+
+Every final carries the number of the utterance it belongs to; the last final of
+an utterance has ``utterance_end`` set (it may carry no words when everything
+was already committed at a pause).
 """
 
 from __future__ import annotations
@@ -42,22 +48,48 @@ def join_words(words: list[Word]) -> str:
     return "".join(w.text for w in words).strip()
 
 
-class LocalAgreement:
-    """Commits the longest prefix on which the last two hypotheses agree."""
+def spoken_words(words: list[Word]) -> list[Word]:
+    """Punctuation Whisper printed as a word of its own joins the word before it (or goes)."""
+    out: list[Word] = []
+    for word in words:
+        if word.key:
+            out.append(word)
+        elif out:
+            out[-1] = Word(out[-1].text + word.text.strip(), out[-1].start, out[-1].end)
+    return out
 
-    def __init__(self) -> None:
-        self.committed: list[Word] = []
+
+class LocalAgreement:
+    """Commits the longest prefix two hypotheses agree on, never the newer one's last word.
+
+    The two are not simply the last two: decodes run every quarter second, and two
+    windows that differ by so little audio make the same mistake twice.  The newer
+    hypothesis is compared with the latest one heard at least ``stride`` seconds
+    earlier (``insert(..., heard_until=)``), as if decodes came that far apart.
+    """
+
+    KEEP_COMMITTED = 120  # words kept for prompts and de-duplication; older ones are already out
+
+    def __init__(self, stride: float = 0.0) -> None:
+        self.stride = stride
+        self.committed: list[Word] = []  # the most recent committed words (bounded)
         self.committed_end = 0.0
         self.hypothesis: list[Word] = []  # the latest uncommitted words
+        self._history: list[tuple[float, list[Word]]] = []  # (audio end, hypothesis), oldest first
 
-    def insert(self, words: list[Word]) -> list[Word]:
-        """Take a new hypothesis (absolute times); return the newly agreed words."""
+    def insert(self, words: list[Word], heard_until: float | None = None, commit: bool = True) -> list[Word]:
+        """Take a new hypothesis (absolute times); return the newly agreed words (none unless ``commit``)."""
         fresh = self._drop_already_committed(words)
+        end = heard_until if heard_until is not None else (words[-1].end if words else self.committed_end)
+        earlier = [h for t, h in self._history if t <= end - self.stride + 1e-9]
+        reference = self._drop_already_committed(earlier[-1]) if earlier and commit else []
         agreed: list[Word] = []
-        for old, new in zip(self.hypothesis, fresh):
+        for old, new in zip(reference, fresh[:-1]):
             if old.key != new.key:
                 break
             agreed.append(new)
+        keep = len(earlier) - 1 if earlier else 0
+        self._history = self._history[keep:] + [(end, fresh)]
         self.hypothesis = fresh[len(agreed) :]
         self._commit(agreed)
         return agreed
@@ -90,12 +122,13 @@ class LocalAgreement:
         A prompt repeating words that are also in the audio makes Whisper garble
         the order and the timestamps, so only text before ``before`` is used.
         """
-        earlier = [w for w in self.committed[-(max_words + 60) :] if w.end <= before + 0.05]
+        earlier = [w for w in self.committed if w.end <= before + 0.05]
         return join_words(earlier[-max_words:])
 
     def _commit(self, words: list[Word]) -> None:
         if words:
             self.committed.extend(words)
+            del self.committed[: -self.KEEP_COMMITTED]
             self.committed_end = words[-1].end
 
     def _drop_already_committed(self, words: list[Word]) -> list[Word]:
@@ -164,29 +197,47 @@ class StreamingTranscriber:
 
     Inputs: :meth:`on_vad` per VAD window, :meth:`on_audio` as audio arrives,
     :meth:`on_decoded` with each result, :meth:`finish` at the end.  Output:
-    :meth:`next_decode` says what to decode (one at a time), and
-    :meth:`on_decoded` returns ``transcript.final`` / ``transcript.partial`` events.
+    :meth:`next_decode` says what to decode (one at a time), and :meth:`on_vad`
+    and :meth:`on_decoded` return ``transcript.final`` / ``transcript.partial`` events.
     """
 
     def __init__(
         self,
         endpointer: Endpointer | None = None,
-        step_s: float = 0.5,
-        max_window_s: float = 12.0,
+        step_s: float = 0.25,
+        max_window_s: float = 10.0,
         min_decode_s: float = 0.6,
+        min_pause_commit_s: float = 1.2,
+        min_agreement_s: float = 1.5,
+        agreement_stride_s: float = 0.5,
+        min_cut_s: float = 3.0,
+        overlap_s: float = 1.0,
     ):
         self.endpointer = endpointer or Endpointer()
-        self.agreement = LocalAgreement()
+        self.agreement = LocalAgreement(stride=agreement_stride_s)
         self.step_s = step_s
         self.max_window_s = max_window_s
         self.min_decode_s = min_decode_s
-        self.window_start = 0.0  # audio before this is no longer needed
+        # A decode of under ~1 s of speech guesses ("Got point", "No. No."): a pause that
+        # early commits nothing; agreement and the utterance's end decide those words.
+        self.min_pause_commit_s = min_pause_commit_s
+        self.min_agreement_s = min_agreement_s
+        # Cutting a window costs its next first word unless the new window starts a little
+        # earlier: it re-reads up to ``overlap_s`` of committed words (dropped again on arrival).
+        self.min_cut_s = min_cut_s
+        self.overlap_s = overlap_s
+        self.language = ""  # put on finals; the adapter sets it once it is known
+        self.utterance = 1  # number of the utterance being transcribed
+        self.window_start = 0.0  # decodes start here; audio before it is no longer needed
+        self._speech_from = 0.0  # where speech not yet committed may begin (after any overlap)
         self.audio_end = 0.0
         self._in_flight: DecodeRequest | None = None
         self._next_id = 0
         self._last_step_end = 0.0
+        self._decoded_end = 0.0  # audio end of the latest applied decode
         self._pending_pause: float | None = None
         self._pending_end: float | None = None
+        self._utterance_words = 0  # words committed in the current utterance
         self._partial_text = ""
 
     # --- inputs -------------------------------------------------------------
@@ -194,16 +245,20 @@ class StreamingTranscriber:
     def on_audio(self, audio_end: float) -> None:
         self.audio_end = audio_end
 
-    def on_vad(self, prob: float, start: float, end: float) -> None:
+    def on_vad(self, prob: float, start: float, end: float) -> list[Event]:
+        out: list[Event] = []
         for edge in self.endpointer.push(prob, start, end):
-            self._on_edge(edge)
+            out += self._on_edge(edge)
+        return out
 
-    def finish(self) -> None:
+    def finish(self) -> list[Event]:
         """The source ended: whatever is still open becomes final."""
+        out: list[Event] = []
         for edge in self.endpointer.finish(self.audio_end):
-            self._on_edge(edge)
+            out += self._on_edge(edge)
         if self._pending_end is None and self.agreement.hypothesis:
             self._pending_end = self.audio_end
+        return out
 
     @property
     def keep_from(self) -> float:
@@ -233,23 +288,28 @@ class StreamingTranscriber:
             self._next_id += 1
         return request
 
+    def abandon(self, request: DecodeRequest) -> None:
+        """A decode failed: forget it (the audio stays; the next decode covers it again)."""
+        if self._in_flight is request:
+            self._in_flight = None
+
     def _choose(self) -> DecodeRequest | None:
         prompt = self.agreement.prompt(before=self.window_start)
         if self._pending_end is not None:
             end = min(self._pending_end + 0.1, self.audio_end)
-            if end - self.window_start < self.min_decode_s / 2:
+            if end - self._speech_from < self.min_decode_s / 2:
                 return None
             return DecodeRequest(self._next_id, self.window_start, end, "final", prompt)
         if not self.endpointer.in_speech:
             return None
-        span = self.audio_end - self.window_start
+        span = self.audio_end - self._speech_from
         pause = self._pending_pause
-        if pause is not None and pause - self.window_start >= self.min_decode_s / 2:
+        if pause is not None and pause - self._speech_from < self.min_pause_commit_s:
+            self._pending_pause = pause = None
+        if pause is not None:
             # Stop just after the pause edge: trailing silence is where Whisper hallucinates.
             end = min(pause + 0.1, self.audio_end)
             return DecodeRequest(self._next_id, self.window_start, end, "pause", prompt)
-        if pause is not None and pause <= self.window_start:
-            self._pending_pause = None
         if span >= self.min_decode_s and self.audio_end - self._last_step_end >= self.step_s:
             return DecodeRequest(self._next_id, self.window_start, self.audio_end, "step", prompt)
         return None
@@ -260,42 +320,73 @@ class StreamingTranscriber:
         """``words`` are (text, start, end) relative to ``request.start``."""
         self._in_flight = None
         self._last_step_end = request.end
-        hypothesis = [Word(t, request.start + s, request.start + e) for t, s, e in words]
+        self._decoded_end = max(self._decoded_end, request.end)
+        hypothesis = spoken_words([Word(t, request.start + s, request.start + e) for t, s, e in words])
         hypothesis = [w for w in hypothesis if w.start < request.end]
-        committed = self.agreement.insert(hypothesis)
+        if request.end - self._speech_from < self.min_agreement_s and request.kind == "step":
+            # The first words of a window are guesses until it has heard a little more.
+            self.agreement.insert(hypothesis, heard_until=request.end, commit=False)
+            return self._events([], request.end)
+        committed = self.agreement.insert(hypothesis, heard_until=request.end)
 
-        if request.kind == "final":
-            committed += self.agreement.commit_all()
-            self._pending_end = None
-            self._pending_pause = None
-            self.window_start = max(self.window_start, request.end)
-        elif self._covers_pending_pause(request):
+        if request.kind == "final" or (self._pending_end is not None and request.end >= self._pending_end):
+            # The utterance ended and this decode heard all of it: flush, no further decode.
+            return self._close_utterance(committed, request.end)
+        if self._covers_pending_pause(request):
             # Any decode that heard past the pause commits what precedes it: no extra decode.
-            committed += self.agreement.commit_before(self._pending_pause)
+            pause = self._pending_pause
+            assert pause is not None
+            committed += self.agreement.commit_before(pause)
             self._pending_pause = None
+            if pause - self._speech_from >= self.min_cut_s:
+                self._cut_window(pause)
         elif request.end - self.window_start > self.max_window_s:
             committed += self.agreement.commit_ending_by(request.end - 1.0)
-            self.window_start = max(self.window_start, self.agreement.committed_end)
-        return self._events(committed, request)
+            self._cut_window(self.agreement.committed_end)
+        return self._events(committed, request.end)
 
-    def _events(self, committed: list[Word], request: DecodeRequest) -> list[Event]:
+    def _cut_window(self, at: float) -> None:
+        """Start the next windows near ``at``: at the first committed word within the overlap."""
+        overlap = [w.start for w in self.agreement.committed if at - self.overlap_s <= w.start < at]
+        self.window_start = max(self.window_start, overlap[0] if overlap else at)
+        self._speech_from = max(self._speech_from, at)
+
+    def _close_utterance(self, committed: list[Word], media_end: float) -> list[Event]:
+        committed = committed + self.agreement.commit_all()
+        end = self._pending_end if self._pending_end is not None else media_end
+        self._pending_end = None
+        self._pending_pause = None
+        self.window_start = self._speech_from = max(self.window_start, min(end + 0.1, self.audio_end))
+        closing = bool(committed) or self._utterance_words > 0
+        return self._events(committed, media_end, utterance_end=closing)
+
+    def _events(self, committed: list[Word], media_end: float, utterance_end: bool = False) -> list[Event]:
         out: list[Event] = []
-        if committed:
+        if committed or utterance_end:
+            self._utterance_words += len(committed)
+            first = committed[0].start if committed else media_end
+            last = committed[-1].end if committed else media_end
             out.append(
                 TranscriptFinal(
                     text=join_words(committed),
-                    start=round(committed[0].start, 3),
-                    end=round(committed[-1].end, 3),
+                    start=round(first, 3),
+                    end=round(last, 3),
                     words=[[w.text.strip(), round(w.start, 3), round(w.end, 3)] for w in committed],
-                    media_time=round(request.end, 3),
+                    utterance=self.utterance,
+                    utterance_end=utterance_end,
+                    language=self.language,
+                    media_time=round(media_end, 3),
                 )
             )
+        if utterance_end:
+            self.utterance += 1
+            self._utterance_words = 0
         tentative = self.agreement.hypothesis
         text = join_words(tentative)
         if text != self._partial_text:
             self._partial_text = text
-            start = tentative[0].start if tentative else request.end
-            out.append(TranscriptPartial(text=text, start=round(start, 3), media_time=round(request.end, 3)))
+            start = tentative[0].start if tentative else media_end
+            out.append(TranscriptPartial(text=text, start=round(start, 3), media_time=round(media_end, 3)))
         return out
 
     # --- helpers ------------------------------------------------------------
@@ -304,16 +395,24 @@ class StreamingTranscriber:
         pause = self._pending_pause
         return pause is not None and request.end >= pause + 0.05
 
-    def _on_edge(self, edge: SpeechStart | SpeechPause | SpeechEnd) -> None:
+    def _on_edge(self, edge: SpeechStart | SpeechPause | SpeechEnd) -> list[Event]:
         if isinstance(edge, SpeechStart):
             if not self.agreement.hypothesis and self._pending_end is None:
-                self.window_start = max(self.window_start, edge.time)
+                # No earlier audio as context: Whisper tends to stop after re-reading a finished sentence.
+                self.window_start = self._speech_from = max(self.window_start, edge.time)
         elif isinstance(edge, SpeechPause):
             self._pending_pause = edge.time
         elif isinstance(edge, SpeechEnd):
             self._pending_pause = None
+            if self._in_flight is None and self._decoded_end >= edge.time:
+                # The latest hypothesis already heard the whole utterance: flush it now, no decode.
+                has_words = bool(self.agreement.hypothesis) or self._utterance_words > 0
+                return self._close_utterance([], self._decoded_end) if has_words else []
             if self._has_uncommitted_speech(edge.time):
                 self._pending_end = edge.time
+            elif self._utterance_words:
+                return self._close_utterance([], edge.time)
+        return []
 
     def _has_uncommitted_speech(self, until: float) -> bool:
-        return until - self.window_start >= self.min_decode_s / 2 or bool(self.agreement.hypothesis)
+        return until - self._speech_from >= self.min_decode_s / 2 or bool(self.agreement.hypothesis)

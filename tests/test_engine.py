@@ -1,0 +1,153 @@
+"""The shared speech engine: one model for every session, fair, batched, and never stalled by a failure."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from pipeline.config import Config
+from pipeline.engine import SpeechEngine, load_engine
+from pipeline.events import Error, TranscriptFinal
+from pipeline.session import Session
+from pipeline.speech import SpeechStage
+from pipeline.whisper import WindowJob, WindowResult
+
+
+class FakeModel:
+    """Stands in for the Whisper model where the engine's own behaviour is under test."""
+
+    tail_s = 6.0
+
+    def __init__(self, seconds: float = 0.02, fail_first: int = 0):
+        self.seconds = seconds
+        self.fail_first = fail_first
+        self.batches: list[int] = []
+        self.lock = threading.Lock()
+
+    def decode(self, jobs: list[WindowJob]) -> list[WindowResult]:
+        with self.lock:
+            self.batches.append(len(jobs))
+            failing = self.fail_first > 0
+            self.fail_first -= 1
+        time.sleep(self.seconds)
+        if failing:
+            raise RuntimeError("model exploded")
+        return [WindowResult([(" word", 0.0, 0.3, 0.9)], 0.0, "en") for _ in jobs]
+
+
+class Client:
+    def __init__(self, engine: SpeechEngine, name: str, again: bool):
+        self.engine, self.name, self.again = engine, name, again
+        self.served: list[float] = []
+        self.results: list[object] = []
+
+    def take_job(self):
+        return self.name, WindowJob(np.zeros(16000, np.float32))
+
+    def deliver(self, token, result):
+        self.served.append(time.monotonic())
+        self.results.append(result)
+        if self.again:
+            self.engine.want(self, "step", 5.0)
+
+
+async def test_a_talking_session_does_not_starve_a_quiet_one():
+    engine = SpeechEngine(FakeModel(seconds=0.02), workers=1, max_batch=1)
+    talker = Client(engine, "talker", again=True)
+    quiet = Client(engine, "quiet", again=False)
+    engine.want(talker, "step", 5.0)
+    while len(talker.served) < 5:  # the talker keeps the engine busy, asking again after every decode
+        await asyncio.sleep(0.005)
+    engine.want(quiet, "step", 1.0)
+    talker_before = len(talker.served)
+    while not quiet.served:
+        await asyncio.sleep(0.005)
+    talker.again = False
+    # Counted in decodes, not seconds: the talker's running decode finishes, then the quiet one goes.
+    assert len([t for t in talker.served if t < quiet.served[0]]) - talker_before <= 1
+
+
+async def test_windows_ready_together_are_decoded_in_one_batch():
+    model = FakeModel(seconds=0.05)
+    engine = SpeechEngine(model, workers=1, max_batch=4)
+    first = Client(engine, "first", again=False)
+    engine.want(first, "step", 2.0)  # runs alone: the engine was idle
+    others = [Client(engine, f"c{i}", again=False) for i in range(3)]
+    for client in others:
+        engine.want(client, "step", 2.0)  # these wait for the running decode, then go together
+    while not all(c.served for c in others):
+        await asyncio.sleep(0.01)
+    assert model.batches == [1, 3]
+    assert engine.queue_depth == 0
+
+
+async def test_a_failed_batch_is_reported_to_its_streams_and_the_engine_goes_on():
+    engine = SpeechEngine(FakeModel(fail_first=1), workers=1)
+    client = Client(engine, "a", again=False)
+    engine.want(client, "step", 1.0)
+    while not client.results:
+        await asyncio.sleep(0.01)
+    assert isinstance(client.results[0], RuntimeError)
+    engine.want(client, "step", 1.0)
+    while len(client.results) < 2:
+        await asyncio.sleep(0.01)
+    assert isinstance(client.results[1], WindowResult)
+
+
+def speech(seconds: float) -> np.ndarray:
+    """Real speech for the VAD (the fake model supplies the words)."""
+    from faster_whisper import decode_audio
+
+    return decode_audio("samples/meeting.wav")[: int(seconds * 16000)]
+
+
+async def test_a_decode_that_fails_or_a_result_that_breaks_the_policy_never_stops_transcription(monkeypatch):
+    from pipeline.audio import SAMPLE_RATE
+    from pipeline.policy.agreement import StreamingTranscriber
+
+    real = load_engine(Config(llm="none"))
+    engine = SpeechEngine(FakeModel(fail_first=1), workers=1)
+    engine.model.multilingual = real.model.multilingual  # what the stage checks the language against
+    engine.model.languages = real.model.languages
+    engine.model.path = real.model.path
+    events: list[object] = []
+    stage = SpeechStage(Config(llm="none", asr_language="en"), events.append, engine, wait_for_decodes=True)
+    original = StreamingTranscriber.on_decoded
+    calls = {"n": 0}
+
+    def flaky(self, request, words):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ValueError("policy bug")
+        return original(self, request, words)
+
+    monkeypatch.setattr(StreamingTranscriber, "on_decoded", flaky)
+    audio = speech(9.0)
+    for start in range(0, len(audio), SAMPLE_RATE // 10):
+        await stage.push(audio[start : start + SAMPLE_RATE // 10])
+    await stage.push(np.zeros(SAMPLE_RATE, np.float32))
+    await stage.finish()
+    errors = [e for e in events if isinstance(e, Error)]
+    assert [e.code for e in errors] == ["asr_failed", "asr_failed"]  # the model's failure, then the policy's
+    assert any(isinstance(e, TranscriptFinal) and e.text for e in events)  # and transcription went on
+
+
+def test_every_session_shares_one_loaded_model():
+    config = Config(llm="none")
+    first = Session(config, source="a", realtime=True)
+    second = Session(replace(config), source="b", realtime=False)
+    assert first.speech._engine is second.speech._engine is load_engine(config)
+    assert load_engine(replace(config, asr_model="tiny.en")) is not load_engine(config)
+
+
+@pytest.mark.parametrize("bad", [{"asr_model": "huge-v9"}, {"asr_language": "xx"}, {"asr_model": "tiny.en", "asr_language": "de"}])
+def test_unknown_models_and_languages_are_refused(bad):
+    from pipeline.asr_models import ModelLoadError
+
+    with pytest.raises(ModelLoadError):
+        load_engine(Config(llm="none", **bad))
