@@ -42,12 +42,12 @@ from .protocol import (
     CLOSE_NORMAL,
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
-    ROLES,
-    SESSION_ID,
     Refusal,
     close_reason,
     error_message,
+    offer_sdp,
     parse_client_message,
+    parse_hello,
 )
 from .session import Session
 from .webrtc import OfferError, WebRTCIngest, ice_servers_json
@@ -358,28 +358,38 @@ class Server:
         query_token = parse_qs(urlsplit(ws.request.path).query).get("token", [""])[0] if ws.request else ""
         join_by = asyncio.get_running_loop().time() + JOIN_TIMEOUT_S
         try:
-            while not channel.task.done():
-                try:
-                    async with asyncio.timeout_at(join_by if channel.live is None else None):
-                        raw = await ws.recv()
-                except TimeoutError:
-                    channel.error("hello_timeout", f"no hello within {JOIN_TIMEOUT_S:.0f} s", fatal=True)
-                    channel.finish(CLOSE_POLICY, "no hello")
-                    break
-                except ConnectionClosed:
-                    break
-                try:
-                    await self._dispatch(channel, parse_client_message(raw), query_token)
-                except Refusal as refusal:
-                    channel.error(refusal.code, refusal.message, fatal=refusal.close is not None)
-                    if refusal.close is not None:
-                        channel.finish(refusal.close, refusal.message)
-                        break
+            await self._converse(ws, channel, query_token)
+        except Exception:  # a bug: say so once, end this connection, keep serving the others
+            log.exception("a %s connection failed", channel.role or "client")
+            channel.error("internal", "internal server error", fatal=True)
+            channel.finish(CLOSE_INTERNAL, "internal error")
         finally:
             self._leave(channel)
             if ws.state is not State.OPEN:  # nothing more can be sent
                 channel.task.cancel()
+            else:
+                channel.finish(CLOSE_INTERNAL, "internal error")  # a no-op when a close is already queued
             await asyncio.gather(channel.task, return_exceptions=True)
+
+    async def _converse(self, ws: ServerConnection, channel: ClientChannel, query_token: str) -> None:
+        join_by = asyncio.get_running_loop().time() + JOIN_TIMEOUT_S
+        while not channel.task.done():
+            try:
+                async with asyncio.timeout_at(join_by if channel.live is None else None):
+                    raw = await ws.recv()
+            except TimeoutError:
+                channel.error("hello_timeout", f"no hello within {JOIN_TIMEOUT_S:.0f} s", fatal=True)
+                channel.finish(CLOSE_POLICY, "no hello")
+                return
+            except ConnectionClosed:
+                return
+            try:
+                await self._dispatch(channel, parse_client_message(raw), query_token)
+            except Refusal as refusal:
+                channel.error(refusal.code, refusal.message, fatal=refusal.close is not None)
+                if refusal.close is not None:
+                    channel.finish(refusal.close, refusal.message)
+                    return
 
     async def _dispatch(self, channel: ClientChannel, message: dict[str, Any], query_token: str) -> None:
         kind = message["type"]
@@ -403,19 +413,11 @@ class Server:
             if not isinstance(given, str) or not hmac.compare_digest(given.encode(), self.config.token.encode()):
                 what = "a wrong" if given else "no"
                 raise Refusal("unauthorized", f"{what} access token: pass ?token= or a hello token", CLOSE_POLICY)
-        role = message.get("role")
-        if role not in ROLES:
-            raise Refusal("bad_hello", f"role must be 'publisher' or 'viewer', not {role!r}")
-        session_id = message.get("session")
-        if session_id is not None and (not isinstance(session_id, str) or not SESSION_ID.match(session_id)):
-            raise Refusal("bad_hello", "a session id is 1-64 letters, digits, '-' or '_'")
-        options = message.get("options") or {}
-        if not isinstance(options, dict):
-            raise Refusal("bad_hello", "options must be an object")
-        if role == "viewer":
-            self._join_viewer(channel, session_id, options)
+        hello = parse_hello(message)
+        if hello.role == "viewer":
+            self._join_viewer(channel, hello.session, hello.options)
         else:
-            await self._open_session(channel, session_id, options)
+            await self._open_session(channel, hello.session, hello.options)
 
     def _join_viewer(self, channel: ClientChannel, session_id: str | None, options: dict[str, Any]) -> None:
         live = self.sessions.get(session_id or "")
@@ -471,9 +473,7 @@ class Server:
         await live.session.start()
 
     async def _offer(self, live: LiveSession, message: dict[str, Any]) -> None:
-        sdp = message.get("sdp")
-        if not isinstance(sdp, str) or not sdp.strip():
-            raise Refusal("bad_message", 'an offer carries the SDP as a string: {"type": "offer", "sdp": "v=0..."}')
+        sdp = offer_sdp(message)
         if live.ingest is not None:
             raise Refusal("already_streaming", "this session already receives media; start a new session instead")
         if live.finishing:
