@@ -107,7 +107,7 @@ async def run(source: str, config: Any) -> dict[str, Any]:
     live = next(iter(server.sessions.values()))
     arrivals: list[tuple[float, dict[str, Any]]] = []
     async with connect(url, proxy=None, max_size=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "role": "viewer", "session": live.id}))
+        await ws.send(json.dumps({"type": "hello", "role": "viewer", "session": live.id, "token": live.viewer_token}))
         async for raw in ws:
             arrivals.append((time.time(), json.loads(raw)))
     origin = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)

@@ -66,17 +66,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default=None, help="address to listen on (default: 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="port (default: 8080)")
-    serve.add_argument("--token", default=None, help="access token required on /ws (env STREAMTWIN_TOKEN)")
     serve.add_argument(
-        "--allowed-origins", type=_csv, default=None, metavar="ORIGIN,...",
-        help="browser origins allowed to open /ws (default: any)",
+        "--token", default=None,
+        help="access token required on /ws (env STREAMTWIN_TOKEN); required unless --host is a loopback address",
+    )
+    serve.add_argument(
+        "--allow-origin", dest="allow_origin", type=_csv, default=None, metavar="ORIGIN,...",
+        help="browser origins allowed to open /ws besides this server's own pages (default: none; * for any)",
+    )
+    serve.add_argument(
+        "--allow-host", dest="allow_host", type=_csv, default=None, metavar="NAME,...",
+        help="host names this server answers to besides IP addresses and localhost (DNS rebinding guard)",
     )
     serve.add_argument(
         "--ice-servers", type=_csv, default=None, metavar="URL,...",
         help="STUN/TURN servers for WebRTC (default: none, fine on a LAN or loopback)",
     )
-    serve.add_argument("--max-sessions", type=int, default=None, metavar="N", help="concurrent sessions (default: 8)")
+    serve.add_argument(
+        "--turn-secret", default=None, metavar="SECRET",
+        help="secret shared with the TURN server (coturn use-auth-secret): publishers get 1-hour credentials",
+    )
+    serve.add_argument("--max-sessions", type=int, default=None, metavar="N", help="concurrent sessions (default: 2)")
     serve.add_argument("--max-viewers", type=int, default=None, metavar="N", help="viewers per session (default: 32)")
+    serve.add_argument(
+        "--resume-grace-s", type=float, default=None, metavar="S",
+        help="how long a disconnected publisher may resume its session (default: 15)",
+    )
     _add_speech_flags(serve)
     _add_llm_flags(serve)
 

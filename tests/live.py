@@ -46,3 +46,8 @@ async def hello(ws: ClientConnection, role: str, **fields: Any) -> dict[str, Any
     """Say hello and return the reply (a welcome, or an error)."""
     await send_json(ws, {"type": "hello", "role": role, **fields})
     return await recv_json(ws)
+
+
+async def view(ws: ClientConnection, welcome: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """Join the session of a publisher's ``welcome`` as a viewer, with its viewer token."""
+    return await hello(ws, "viewer", session=welcome["session"], token=welcome["viewer_token"], **fields)
