@@ -188,6 +188,7 @@ async def _run(config: Config, source: str) -> int:
     from .llm.base import LLMError
     from .llm.factory import make_backend
     from .outputs import JsonlOutput, TextOutput
+    from .policy.redact import redact
     from .session import Session, run_reader
     from .speech import ModelLoadError
 
@@ -196,7 +197,7 @@ async def _run(config: Config, source: str) -> int:
     try:
         backend = make_backend(config)
         reader = MediaReader(source, realtime=realtime, video=config.vision)
-        session = Session(config, source=source, realtime=realtime, backend=backend)
+        session = Session(config, source=redact(source), realtime=realtime, backend=backend)
     except (IngestError, ModelLoadError, LLMError, ValueError) as exc:
         return _fail(str(exc))
 
@@ -206,8 +207,17 @@ async def _run(config: Config, source: str) -> int:
     session.bus.subscribe(lambda e: fatal.append(e.message) if e.type == "error" and getattr(e, "fatal", False) else None)
 
     loop = asyncio.get_running_loop()
+    caught: list[int] = []
+
+    def interrupt(sig: int) -> None:
+        """First signal: stop reading, flush what was heard, end.  A second one: the default (exit now)."""
+        caught.append(sig)
+        for each in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(each)
+        reader.interrupt()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, reader.close)  # stop reading; what was heard is still flushed
+        loop.add_signal_handler(sig, interrupt, sig)
     try:
         await run_reader(session, reader)
     finally:
@@ -215,7 +225,7 @@ async def _run(config: Config, source: str) -> int:
             await backend.aclose()
     if fatal:
         return _fail(fatal[0], print_line=fmt == "jsonl")
-    return 0
+    return 128 + caught[0] if caught else 0
 
 
 def _fail(message: str, *, print_line: bool = True) -> int:

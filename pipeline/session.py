@@ -188,5 +188,5 @@ async def run_reader(session: Session, reader: MediaReader) -> bool:
         session.error(exc.code, exc.message, fatal=True)
     finally:
         reader.close()
-        await session.end()
+        await session.end(drain_s=0.0 if reader.interrupted else None)
     return ok

@@ -36,36 +36,19 @@ class Admission:
         self.sessions: Counter[str] = Counter()
         self._failures: dict[str, deque[float]] = {}
 
-    # --- connections --------------------------------------------------------------------
+    # --- connections and sessions --------------------------------------------------------
     def admit_connection(self, address: str, now: float) -> Verdict | None:
-        limits = self.limits
         if self.locked_out(address, now):
             return Verdict("rate_limited", "too many failed attempts from this address; try again later")
-        if sum(self.connections.values()) >= limits.max_connections:
-            return Verdict("busy", f"the server holds its maximum of {limits.max_connections} connections")
-        if self.connections[address] >= limits.max_connections_per_address:
-            return Verdict(
-                "too_many_connections",
-                f"this address holds its maximum of {limits.max_connections_per_address} connections",
-            )
-        self.connections[address] += 1
-        return None
+        limits = self.limits
+        return _admit(self.connections, address, limits.max_connections, limits.max_connections_per_address, "connections")
 
     def release_connection(self, address: str) -> None:
         _decrement(self.connections, address)
 
-    # --- sessions -----------------------------------------------------------------------
     def admit_session(self, address: str) -> Verdict | None:
         limits = self.limits
-        if sum(self.sessions.values()) >= limits.max_sessions:
-            return Verdict("busy", f"the server runs its maximum of {limits.max_sessions} sessions; try again later")
-        if self.sessions[address] >= limits.max_sessions_per_address:
-            return Verdict(
-                "too_many_sessions",
-                f"this address runs its maximum of {limits.max_sessions_per_address} sessions",
-            )
-        self.sessions[address] += 1
-        return None
+        return _admit(self.sessions, address, limits.max_sessions, limits.max_sessions_per_address, "sessions")
 
     def release_session(self, address: str) -> None:
         _decrement(self.sessions, address)
@@ -91,6 +74,16 @@ class Admission:
         if not failures:
             del self._failures[address]
         return failures
+
+
+def _admit(counter: Counter[str], address: str, total: int, per_address: int, what: str) -> Verdict | None:
+    """Count one more for ``address`` unless a cap is reached."""
+    if sum(counter.values()) >= total:
+        return Verdict("busy", f"the server holds its maximum of {total} {what}; try again later")
+    if counter[address] >= per_address:
+        return Verdict(f"too_many_{what}", f"this address holds its maximum of {per_address} {what}")
+    counter[address] += 1
+    return None
 
 
 def _decrement(counter: Counter[str], key: str) -> None:
