@@ -161,6 +161,25 @@ class WebRTCIngest:
     async def answer(self, offer_sdp: str) -> str:
         """Apply the publisher's offer; returns the answer SDP with all our candidates."""
         # The publisher hears what was wrong in a word; the details (aiortc's exception) go to the log.
+        before = asyncio.all_tasks()
+        try:
+            return await self._answer(offer_sdp)
+        finally:
+            self._adopt_tasks(asyncio.all_tasks() - before)
+
+    def _adopt_tasks(self, tasks: set[asyncio.Task[Any]]) -> None:
+        """aiortc starts its connect task with ``ensure_future`` and never reads its result: closing the
+        connection while it runs ends it with an exception nobody retrieves ("Task exception was never
+        retrieved" with a traceback).  A connection that fails is reported by its state; log it quietly."""
+        for task in tasks:
+            if "RTCPeerConnection" in getattr(task.get_coro(), "__qualname__", ""):
+                task.add_done_callback(self._retrieve)
+
+    def _retrieve(self, task: asyncio.Task[Any]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("session %s: WebRTC connect ended: %r", self._session.id, task.exception())
+
+    async def _answer(self, offer_sdp: str) -> str:
         try:
             await self.pc.setRemoteDescription(RTCSessionDescription(sdp=offer_sdp, type="offer"))
         except Exception as exc:  # aiortc raises ValueError, KeyError, IndexError... on bad SDP
@@ -192,7 +211,10 @@ class WebRTCIngest:
             except Exception as exc:
                 log.debug("session %s: while closing WebRTC: %r", self._session.id, exc)
         if self._tasks:
-            _, pending = await asyncio.wait(self._tasks, timeout=TRACK_DRAIN_TIMEOUT_S)
+            # Audio that arrived is flushed by its reader; with none (a refused or never-connected
+            # offer) there is nothing to wait for, and aiortc may never end those tracks.
+            drain_s = TRACK_DRAIN_TIMEOUT_S if self.last_audio_at is not None else 0
+            _, pending = await asyncio.wait(self._tasks, timeout=drain_s)
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
