@@ -160,9 +160,10 @@ class LiveSession:
         self.liveness.answered(time.time())
 
     def _media_ended(self, error: tuple[str, str] | None) -> None:
-        if error is None:  # the publisher's audio track ended: the source is over
-            self.finish()
-            return
+        """The media stopped (track ended or connection failed): a new offer may follow within the
+        grace period (a publisher replacing its connection closes the old one); ``end`` ends a session."""
+        if error is None:
+            error = ("media_ended", "the media connection ended")
         log.info("session %s: %s; waiting for a new offer", self.id, error[1])
         self.liveness.media_lost(time.time())
         if self.publisher is not None:

@@ -51,3 +51,15 @@ async def hello(ws: ClientConnection, role: str, **fields: Any) -> dict[str, Any
 async def view(ws: ClientConnection, welcome: dict[str, Any], **fields: Any) -> dict[str, Any]:
     """Join the session of a publisher's ``welcome`` as a viewer, with its viewer token."""
     return await hello(ws, "viewer", session=welcome["session"], token=welcome["viewer_token"], **fields)
+
+
+async def offer_media(ws: ClientConnection, pc: Any, player: Any) -> None:
+    """Publish ``player``'s audio and video on ``pc`` (an aiortc RTCPeerConnection) through ``ws``."""
+    from aiortc import RTCSessionDescription
+
+    pc.addTrack(player.audio)
+    pc.addTrack(player.video)
+    await pc.setLocalDescription(await pc.createOffer())
+    await send_json(ws, {"type": "offer", "sdp": pc.localDescription.sdp})
+    answer, _ = await recv_until(ws, "answer")
+    await pc.setRemoteDescription(RTCSessionDescription(sdp=answer["sdp"], type="answer"))

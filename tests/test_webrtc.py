@@ -13,13 +13,13 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
 from pipeline.events import from_json
 from pipeline.publisher import stream
 from pipeline.server import Server
-from tests.live import hello, open_ws, recv_json, recv_until, send_json, view
+from tests.live import hello, offer_media, open_ws, recv_json, recv_until, send_json, view
 from tests.media import decode_jpeg
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -97,12 +97,7 @@ async def test_a_publisher_that_vanishes_mid_stream_ends_its_session_only(make_s
     player = MediaPlayer(str(MP4))
     pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
     try:
-        pc.addTrack(player.audio)
-        pc.addTrack(player.video)
-        await pc.setLocalDescription(await pc.createOffer())
-        await send_json(publisher, {"type": "offer", "sdp": pc.localDescription.sdp})
-        answer, _ = await recv_until(publisher, "answer")
-        await pc.setRemoteDescription(RTCSessionDescription(sdp=answer["sdp"], type="answer"))
+        await offer_media(publisher, pc, player)
         ingest = server.sessions[session_id].ingest
 
         while (await recv_json(viewer))["type"] != "transcript.final":  # media flows and is heard
