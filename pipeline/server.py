@@ -59,6 +59,7 @@ log = logging.getLogger(__name__)
 SEND_BUFFER_BYTES = 256 * 1024
 OPEN_TIMEOUT_S = 5.0  # a TCP connection must finish its HTTP/websocket handshake by then
 CLOSE_TIMEOUT_S = 2.0
+LISTEN_BACKLOG = 1024
 
 
 class ConfigError(Exception):
@@ -86,11 +87,14 @@ def limits(config: Config) -> Limits:
 
 
 def listen_socket(host: str, port: int) -> socket.socket:
-    """Bind before serving, so the same-origin rule knows the port (also for ``--port 0``)."""
+    """Bind before serving, so the same-origin rule knows the port (also for ``--port 0``).
+
+    A deep accept queue: during a connection flood, /healthz and honest clients still get in
+    (Python's default of 128 overflowed in the flood tests and dropped a health check)."""
     if host in ("", "::"):
-        return socket.create_server(("::", port), family=socket.AF_INET6, dualstack_ipv6=True)
+        return socket.create_server(("::", port), family=socket.AF_INET6, dualstack_ipv6=True, backlog=LISTEN_BACKLOG)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, port), family=family)
+    return socket.create_server((host, port), family=family, backlog=LISTEN_BACKLOG)
 
 
 class Server:
