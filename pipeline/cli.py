@@ -168,7 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         from .server import serve
 
-        return asyncio.run(serve(config))
+        try:
+            return asyncio.run(serve(config))
+        except KeyboardInterrupt:  # Ctrl-C while the models load, before the signal handlers are in place
+            return 130
     if args.command == "stream":
         from .publisher import stream
 

@@ -368,7 +368,8 @@ class Server:
         live = channel.live
         if live is None:
             return
-        was_publisher = live.publisher is channel
+        # (a publisher dropped as too slow was already removed; one that another connection resumed was not it)
+        was_publisher = channel.role == "publisher" and live.publisher in (channel, None)
         live.remove(channel)
         if not was_publisher or live.finishing:
             return
