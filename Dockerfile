@@ -61,4 +61,5 @@ USER streamtwin
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('STREAMTWIN_PORT', '8080'), timeout=4)"]
+# Listening beyond loopback needs an access token: docker run -e STREAMTWIN_TOKEN=... (serve refuses without one).
 CMD ["streamtwin", "serve", "--host", "0.0.0.0"]

@@ -29,12 +29,12 @@ TARGET_TOKENS_PER_S = 1_000_000
 TARGET_P99_MS = 50.0
 
 
-def viewer_process(url: str, session_id: str, viewers: int, conn: Any) -> None:
+def viewer_process(url: str, session_id: str, token: str, viewers: int, conn: Any) -> None:
     """Run ``viewers`` websocket viewers; send back, per viewer, (arrival, chars so far) per delta frame."""
-    asyncio.run(_viewers(url, session_id, viewers, conn))
+    asyncio.run(_viewers(url, session_id, token, viewers, conn))
 
 
-async def _viewers(url: str, session_id: str, viewers: int, conn: Any) -> None:
+async def _viewers(url: str, session_id: str, token: str, viewers: int, conn: Any) -> None:
     from websockets.asyncio.client import connect
 
     ready = asyncio.Barrier(viewers + 1)
@@ -44,7 +44,7 @@ async def _viewers(url: str, session_id: str, viewers: int, conn: Any) -> None:
         chars = 0
         dropped = 0
         async with connect(url, proxy=None, max_size=None, compression=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "role": "viewer", "session": session_id}))
+            await ws.send(json.dumps({"type": "hello", "role": "viewer", "session": session_id, "token": token}))
             welcome = json.loads(await ws.recv())
             assert welcome["type"] == "welcome", welcome
             await ready.wait()
@@ -73,13 +73,15 @@ async def run(viewers: int, seconds: float, token_chars: int, burst: int) -> dic
     from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted
     from pipeline.server import Server
 
-    server = Server(Config(llm="none", vision=False, host="127.0.0.1", port=0, max_viewers=max(32, viewers)))
+    # No publisher ever offers here: the offer timeout must not end the bench's session.
+    config = Config(llm="none", vision=False, host="127.0.0.1", port=0, max_viewers=max(32, viewers), offer_timeout_s=3600)
+    server = Server(config)
     await server.start()
     live = server.open_session(source="bench")
     bus = live.session.bus
     parent, child = multiprocessing.get_context("spawn").Pipe()
     process = multiprocessing.get_context("spawn").Process(
-        target=viewer_process, args=(f"ws://127.0.0.1:{server.port}/ws", live.id, viewers, child), daemon=True
+        target=viewer_process, args=(f"ws://127.0.0.1:{server.port}/ws", live.id, live.viewer_token, viewers, child), daemon=True
     )
     process.start()
     loop = asyncio.get_running_loop()

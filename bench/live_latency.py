@@ -86,20 +86,26 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
     }
 
 
-async def run(source: str, config: Any) -> dict[str, Any]:
-    from websockets.asyncio.client import connect
-
+async def serve_on_loopback(config: Any) -> tuple[Any, Any]:
+    """A server (and its LLM backend, started) in this process; WebRTC limited to 127.0.0.1."""
     from pipeline.llm.factory import make_backend
     from pipeline.server import Server, make_session_factory
     from pipeline.webrtc import use_loopback_candidates
 
-    turns = json.loads((Path(source).parent / SCRIPTS[Path(source).name]).read_text())["turns"]
     use_loopback_candidates()
     backend = make_backend(config)
     if backend is not None and hasattr(backend, "start"):
         await backend.start()
     server = Server(config, session_factory=make_session_factory(backend))
     await server.start()
+    return server, backend
+
+
+async def run(source: str, config: Any) -> dict[str, Any]:
+    from websockets.asyncio.client import connect
+
+    turns = json.loads((Path(source).parent / SCRIPTS[Path(source).name]).read_text())["turns"]
+    server, backend = await serve_on_loopback(config)
     url = f"ws://127.0.0.1:{server.port}/ws"
     process, pipe = start_publisher(url, source)
     while not server.sessions:
@@ -107,7 +113,7 @@ async def run(source: str, config: Any) -> dict[str, Any]:
     live = next(iter(server.sessions.values()))
     arrivals: list[tuple[float, dict[str, Any]]] = []
     async with connect(url, proxy=None, max_size=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "role": "viewer", "session": live.id}))
+        await ws.send(json.dumps({"type": "hello", "role": "viewer", "session": live.id, "token": live.viewer_token}))
         async for raw in ws:
             arrivals.append((time.time(), json.loads(raw)))
     origin = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)

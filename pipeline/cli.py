@@ -66,17 +66,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default=None, help="address to listen on (default: 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="port (default: 8080)")
-    serve.add_argument("--token", default=None, help="access token required on /ws (env STREAMTWIN_TOKEN)")
     serve.add_argument(
-        "--allowed-origins", type=_csv, default=None, metavar="ORIGIN,...",
-        help="browser origins allowed to open /ws (default: any)",
+        "--token", default=None,
+        help="access token required on /ws (env STREAMTWIN_TOKEN); required unless --host is a loopback address",
+    )
+    serve.add_argument(
+        "--allow-origin", dest="allow_origin", type=_csv, default=None, metavar="ORIGIN,...",
+        help="browser origins allowed to open /ws besides this server's own pages (default: none; * for any)",
+    )
+    serve.add_argument(
+        "--allow-host", dest="allow_host", type=_csv, default=None, metavar="NAME,...",
+        help="host names this server answers to besides IP addresses and localhost (DNS rebinding guard)",
     )
     serve.add_argument(
         "--ice-servers", type=_csv, default=None, metavar="URL,...",
         help="STUN/TURN servers for WebRTC (default: none, fine on a LAN or loopback)",
     )
-    serve.add_argument("--max-sessions", type=int, default=None, metavar="N", help="concurrent sessions (default: 8)")
+    serve.add_argument(
+        "--turn-secret", default=None, metavar="SECRET",
+        help="secret shared with the TURN server (coturn use-auth-secret): publishers get 1-hour credentials",
+    )
+    serve.add_argument("--max-sessions", type=int, default=None, metavar="N", help="concurrent sessions (default: 2)")
     serve.add_argument("--max-viewers", type=int, default=None, metavar="N", help="viewers per session (default: 32)")
+    serve.add_argument(
+        "--resume-grace-s", type=float, default=None, metavar="S",
+        help="how long a disconnected publisher may resume its session (default: 15)",
+    )
     _add_speech_flags(serve)
     _add_llm_flags(serve)
 
@@ -161,7 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         from .server import serve
 
-        return asyncio.run(serve(config))
+        try:
+            return asyncio.run(serve(config))
+        except KeyboardInterrupt:  # Ctrl-C while the models load, before the signal handlers are in place
+            return 130
     if args.command == "stream":
         from .publisher import stream
 
@@ -181,9 +199,10 @@ async def _run(config: Config, source: str) -> int:
     from .llm.base import LLMError
     from .llm.factory import make_backend
     from .outputs import JsonlOutput, TextOutput
-    from .session import Session, run_reader
     from .asr_models import ModelLoadError
     from .engine import load_engine
+    from .policy.redact import redact
+    from .session import Session, run_reader
 
     realtime = config.realtime if config.realtime is not None else is_live_spec(source)
     fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
@@ -191,7 +210,7 @@ async def _run(config: Config, source: str) -> int:
         backend = make_backend(config)
         reader = MediaReader(source, realtime=realtime, video=config.vision)
         await asyncio.get_running_loop().run_in_executor(None, load_engine, config)  # off the loop; once
-        session = Session(config, source=source, realtime=realtime, backend=backend)
+        session = Session(config, source=redact(source), realtime=realtime, backend=backend)
     except (IngestError, ModelLoadError, LLMError, ValueError) as exc:
         return _fail(str(exc))
 
@@ -201,8 +220,17 @@ async def _run(config: Config, source: str) -> int:
     session.bus.subscribe(lambda e: fatal.append(e.message) if e.type == "error" and getattr(e, "fatal", False) else None)
 
     loop = asyncio.get_running_loop()
+    caught: list[int] = []
+
+    def interrupt(sig: int) -> None:
+        """First signal: stop reading, flush what was heard, end.  A second one: the default (exit now)."""
+        caught.append(sig)
+        for each in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(each)
+        reader.interrupt()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, reader.close)  # stop reading; what was heard is still flushed
+        loop.add_signal_handler(sig, interrupt, sig)
     try:
         await run_reader(session, reader)
     finally:
@@ -210,7 +238,7 @@ async def _run(config: Config, source: str) -> int:
             await backend.aclose()
     if fatal:
         return _fail(fatal[0], print_line=fmt == "jsonl")
-    return 0
+    return 128 + caught[0] if caught else 0
 
 
 def _fail(message: str, *, print_line: bool = True) -> int:

@@ -56,12 +56,25 @@ class Config:
     # --- server -------------------------------------------------------------
     host: str = "127.0.0.1"
     port: int = 8080
-    token: str = ""
-    allowed_origins: list[str] = field(default_factory=list)
+    token: str = ""  # required when host is not a loopback address
+    allow_origin: list[str] = field(default_factory=list)  # browser origins besides this server's own pages
+    allow_host: list[str] = field(default_factory=list)  # Host names besides IP literals and localhost
     ice_servers: list[str] = field(default_factory=list)
-    max_sessions: int = 8
+    turn_secret: str = ""  # shared with the TURN server: publishers get short-lived credentials
+    turn_ttl_s: int = 3600
+    max_sessions: int = 2  # 2 cores hold one or two live sessions in real time
+    max_sessions_per_address: int = 2
     max_viewers: int = 32
-    max_message_bytes: int = 1 << 20
+    max_connections: int = 256
+    max_connections_per_address: int = 32
+    auth_failures_per_min: int = 10  # failed tokens from one address before it is refused for a while
+    max_message_bytes: int = 128 * 1024
+    hello_timeout_s: float = 10.0
+    offer_timeout_s: float = 20.0
+    first_media_timeout_s: float = 15.0
+    idle_media_timeout_s: float = 20.0
+    resume_grace_s: float = 15.0  # a publisher that drops may resume its session this long
+    shutdown_timeout_s: float = 10.0
 
     # --- output -------------------------------------------------------------
     format: str = "auto"  # auto | text | jsonl

@@ -21,6 +21,7 @@ import av
 import numpy as np
 
 from .audio import SAMPLE_RATE, AudioConverter
+from .policy.redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ class IngestError(Exception):
     no_audio, unreachable, corrupt, truncated or dropped."""
 
     def __init__(self, code: str, message: str):
+        message = redact(message)  # a URL's credentials never reach a log or an event
         super().__init__(message)
         self.code = code
         self.message = message
@@ -102,14 +104,29 @@ class MediaReader:
             self.duration = self._container.duration / av.time_base
         self._queue_size = queue_size
         self._stop = threading.Event()
+        self._queue: asyncio.Queue[Any] | None = None
+        self.interrupted = False
 
     def close(self) -> None:
+        """Stop reading.  On the event loop's thread while :meth:`items` runs, it also returns at once:
+        the reader thread stops putting anything (its end marker included) once told to stop."""
         self._stop.set()
+        queue = self._queue
+        if queue is not None:
+            while not queue.empty():
+                queue.get_nowait()
+            queue.put_nowait(None)
+
+    def interrupt(self) -> None:
+        """Ctrl-C: stop now; the session ends with what was heard, without waiting on the LLM."""
+        self.interrupted = True
+        self.close()
 
     async def items(self) -> AsyncIterator[MediaItem]:
         """Yield decoded items in media order; raises :class:`IngestError` on a broken stream."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue(self._queue_size)
+        self._queue = queue
         thread = threading.Thread(target=self._run, args=(loop, queue), name="ingest", daemon=True)
         thread.start()
         clock_origin: float | None = None
@@ -128,6 +145,7 @@ class MediaReader:
                         await asyncio.sleep(delay)
                 yield item
         finally:
+            self._queue = None
             self._stop.set()
             while not queue.empty():  # unblock the reader if it waits on a full queue
                 queue.get_nowait()

@@ -34,6 +34,7 @@ from .config import Config
 from .events import Error, Event, EventSchemaError, SessionEnded, from_dict
 from .ingest import NETWORK_PREFIXES
 from .outputs import JsonlOutput, TextOutput
+from .policy.redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ def open_player(source: str) -> MediaPlayer:
         player = MediaPlayer(source, timeout=OPEN_TIMEOUT_S, **kwargs)
     except Exception as exc:  # PyAV raises a dozen kinds; the person needs one line
         reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-        raise PublishError(f"cannot open {source}: {reason}") from None
+        raise PublishError(f"cannot open {redact(source)}: {redact(reason)}") from None
     if player.audio is None and player.video is None:
         raise PublishError(f"{source} has neither audio nor video")
     return player
@@ -114,7 +115,7 @@ class Publication:
                 return await self._publish(ws)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-            raise PublishError(f"cannot connect to {self.url}: {reason}") from None
+            raise PublishError(f"cannot connect to {redact(self.url)}: {reason}") from None
 
     async def _publish(self, ws: ClientConnection) -> SessionEnded:
         await ws.send(json.dumps({"type": "hello", "role": "publisher", "options": {"source": self.label}}))
@@ -205,7 +206,7 @@ async def stream(config: Config, source: str, url: str) -> int:
         target = ws_url(url, config.token)
         player = open_player(source)
         publication = Publication(
-            target, player.audio, player.video, on_event=on_event, on_message=on_message, label=source
+            target, player.audio, player.video, on_event=on_event, on_message=on_message, label=redact(source)
         )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

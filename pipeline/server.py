@@ -2,62 +2,68 @@
 
 A publisher says hello, gets a session, sends a WebRTC offer and receives the
 answer; its tracks feed a :class:`~pipeline.session.Session`.  Viewers join a
-session by id.  Every client of a session (the publisher too) receives the
-session's events exactly as ``streamtwin run --format jsonl`` prints them,
-through its own :class:`~pipeline.policy.outbox.Outbox`: a slow client gets
-merged or dropped deltas, or is disconnected, and never slows the session or the
-other clients.  The protocol is documented in docs/protocol.md.
+session by id and that session's viewer token.  Every client of a session (the
+publisher too) receives the session's events exactly as ``streamtwin run
+--format jsonl`` prints them, through its own channel (pipeline/channel.py).
+This module holds the conversation and the process's life; HTTP is in
+pipeline/http.py, message parsing in pipeline/protocol.py, who may connect in
+pipeline/policy/access.py and admission.py, the sessions in pipeline/registry.py.
+The protocol is documented in docs/protocol.md.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
-import json
 import logging
-import math
-import mimetypes
-import re
 import signal
 import socket
 import sys
-from collections.abc import Callable
+import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection
 from websockets.asyncio.server import serve as ws_serve
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from .channel import CLOSE_FLUSH_S, ClientChannel
 from .config import Config
-from .events import AssistantDelta, Event
+from .http import TEXT, HttpFront, find_web_root, request_query, response
 from .metrics import ServiceMetrics
-from .policy.outbox import Outbox
+from .policy.access import allowed_origins, check_bind, tokens_match, turn_credentials
+from .policy.admission import Admission, Limits
+from .policy.redact import redact
+from .protocol import (
+    CLOSE_GOING_AWAY,
+    CLOSE_INTERNAL,
+    CLOSE_POLICY,
+    CLOSE_TRY_LATER,
+    Hello,
+    Refusal,
+    offer_sdp,
+    parse_client_message,
+    parse_hello,
+)
+from .registry import LiveSession, Registry, SessionFactory
 from .session import Session
-from .webrtc import OfferError, WebRTCIngest, ice_servers_json
+from .webrtc import OfferError, ice_servers, ice_servers_json
 
 log = logging.getLogger(__name__)
 
-CLIENT_TYPES = ("hello", "offer", "end")
-ROLES = ("publisher", "viewer")
-SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-JOIN_TIMEOUT_S = 15.0
 # A small kernel send buffer keeps a slow client's backlog in its outbox, where deltas are merged
 # or dropped, instead of megabytes aging in the kernel (Linux autotunes it up to 4 MB on loopback).
 SEND_BUFFER_BYTES = 256 * 1024
+OPEN_TIMEOUT_S = 5.0  # a TCP connection must finish its HTTP/websocket handshake by then
+CLOSE_TIMEOUT_S = 2.0
+LISTEN_BACKLOG = 1024
 
-# Close codes (RFC 6455): a refusal says why in the error message sent just before.
-CLOSE_NORMAL = 1000  # the session ended (websockets itself sends 1001 when the server shuts down)
-CLOSE_POLICY = 1008  # not authorised, no such session, no hello
-CLOSE_INTERNAL = 1011
-CLOSE_TRY_LATER = 1013  # full, or the client reads too slowly
 
-SessionFactory = Callable[[Config, "str | None", str], Session]
+class ConfigError(Exception):
+    """The service must not start as configured (one line for the person who started it)."""
 
 
 def make_session_factory(backend: Any = None) -> SessionFactory:
@@ -69,232 +75,26 @@ def make_session_factory(backend: Any = None) -> SessionFactory:
     return make
 
 
-def find_web_root() -> Path:
-    """``web/`` beside the package (a checkout), else ``./web`` (an installed package run from the repo)."""
-    beside = Path(__file__).resolve().parent.parent / "web"
-    return beside if beside.is_dir() else Path.cwd() / "web"
+def limits(config: Config) -> Limits:
+    return Limits(
+        max_connections=config.max_connections,
+        max_connections_per_address=config.max_connections_per_address,
+        max_sessions=config.max_sessions,
+        max_sessions_per_address=config.max_sessions_per_address,
+        auth_failures=config.auth_failures_per_min,
+        auth_window_s=60.0,
+    )
 
 
-class Refusal(Exception):
-    """A client message we will not act on; ``close`` (a close code) when the connection must end."""
+def listen_socket(host: str, port: int) -> socket.socket:
+    """Bind before serving, so the same-origin rule knows the port (also for ``--port 0``).
 
-    def __init__(self, code: str, message: str, close: int | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.close = close
-
-
-def parse_client_message(raw: str | bytes) -> dict[str, Any]:
-    """One client message: a JSON object with a known ``type``; raises :class:`Refusal` otherwise."""
-    if isinstance(raw, bytes):
-        raise Refusal("bad_message", "binary messages are not accepted: send JSON text")
-    try:
-        message = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise Refusal("bad_json", f"not valid JSON: {exc}") from None
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise Refusal("bad_message", 'a message is a JSON object with a "type" string')
-    if message["type"] not in CLIENT_TYPES:
-        known = ", ".join(CLIENT_TYPES)
-        raise Refusal("unknown_type", f"unknown message type {message['type']!r} (known: {known})")
-    return message
-
-
-def error_message(code: str, message: str, *, fatal: bool = False) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message, "fatal": fatal})
-
-
-def close_reason(text: str) -> str:
-    """A close frame's reason holds at most 123 bytes of UTF-8."""
-    return text.encode()[:120].decode(errors="ignore")
-
-
-class ClientChannel:
-    """Drains one client's :class:`Outbox` into its websocket; the only task that sends to it."""
-
-    def __init__(self, ws: ServerConnection, metrics: ServiceMetrics):
-        self.ws = ws
-        self.outbox = Outbox()
-        self._metrics = metrics
-        self._wake = asyncio.Event()
-        self._closing: tuple[int, str] | None = None
-        self._dropped_seen = 0
-        self._dropped = False
-        self.role = ""
-        self.live: LiveSession | None = None
-        self.task = asyncio.ensure_future(self._run())
-
-    def put(self, text: str) -> None:
-        if not self.outbox.put(text):
-            self._drop()
-        self._wake.set()
-
-    def put_delta(self, now: float, generation: int, text: str, envelope: dict[str, Any]) -> None:
-        self.outbox.put_delta(now, generation, text, envelope)
-        self._wake.set()
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.put(json.dumps(message, ensure_ascii=False))
-
-    def error(self, code: str, message: str, *, fatal: bool = False) -> None:
-        self._metrics.errors.inc(code)
-        self.put(error_message(code, message, fatal=fatal))
-
-    def finish(self, code: int, reason: str) -> None:
-        """Close once everything queued (and every pending delta) has been sent."""
-        if self._closing is None:
-            self._closing = (code, close_reason(reason))
-        self._wake.set()
-
-    def _backlog(self) -> int:
-        transport = self.ws.transport
-        return transport.get_write_buffer_size() if transport is not None else 0
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            while True:
-                backlog = self._backlog()
-                # Closing: pending deltas go out now rather than after their window.
-                messages = self.outbox.take(math.inf if self._closing else loop.time(), backlog)
-                self._count_dropped()
-                for message in messages:
-                    await self.ws.send(message)
-                if messages:
-                    continue
-                if self._closing is not None:
-                    await self.ws.close(*self._closing)
-                    return
-                due = self.outbox.next_due(backlog)
-                self._wake.clear()
-                if due is None:
-                    await self._wake.wait()
-                elif due > loop.time():
-                    try:
-                        await asyncio.wait_for(self._wake.wait(), due - loop.time())
-                    except TimeoutError:
-                        pass
-        except ConnectionClosed:
-            return
-
-    def _count_dropped(self) -> None:
-        total = self.outbox.coalescer.dropped_chars_total
-        if total > self._dropped_seen:
-            self._metrics.delta_chars_dropped.inc(amount=total - self._dropped_seen)
-            self._dropped_seen = total
-
-    def _drop(self) -> None:
-        """The client cannot keep up: stop sending and close with the reason."""
-        if self._dropped:
-            return
-        self._dropped = True
-        reason = self.outbox.overflow or "too slow"
-        log.warning("dropping a %s of session %s: %s", self.role or "client",
-                    self.live.id if self.live else "-", reason)
-        self._metrics.clients_dropped.inc()
-        if self.live is not None:
-            self.live.remove(self)
-        self.task.cancel()
-        asyncio.ensure_future(self.ws.close(CLOSE_TRY_LATER, close_reason(reason)))
-
-
-class LiveSession:
-    """A running session: its publisher, its viewers, the WebRTC ingest and the fan-out between them."""
-
-    def __init__(self, session: Session, metrics: ServiceMetrics, on_finished: Callable[[LiveSession], None]):
-        self.session = session
-        self.publisher: ClientChannel | None = None
-        self.viewers: set[ClientChannel] = set()
-        self.ingest: WebRTCIngest | None = None
-        self._metrics = metrics
-        self._on_finished = on_finished
-        self._deltas: list[AssistantDelta] = []
-        self._flush_scheduled = False
-        self._finish_task: asyncio.Task[None] | None = None
-        self._loop = asyncio.get_running_loop()
-        session.bus.subscribe(self._on_event)
-
-    @property
-    def id(self) -> str:
-        return self.session.id
-
-    @property
-    def finishing(self) -> bool:
-        return self._finish_task is not None
-
-    def channels(self) -> list[ClientChannel]:
-        return ([self.publisher] if self.publisher is not None else []) + list(self.viewers)
-
-    def add_viewer(self, channel: ClientChannel, *, snapshot: bool) -> None:
-        """A late joiner first gets what it missed, then live events (nothing lost, nothing twice)."""
-        self._flush_deltas()
-        if snapshot:
-            for event in self.session.snapshot():
-                channel.put(event.to_json())
-        self.viewers.add(channel)
-
-    def remove(self, channel: ClientChannel) -> None:
-        self.viewers.discard(channel)
-        if self.publisher is channel:
-            self.publisher = None
-
-    def media_wall(self, media_time: float) -> float | None:
-        return self.ingest.media_wall(media_time) if self.ingest is not None else None
-
-    def finish(self, error: tuple[str, str] | None = None) -> asyncio.Task[None]:
-        """End the session once (flush speech, ``session.ended``), then close every client."""
-        if self._finish_task is None:
-            self._finish_task = asyncio.ensure_future(self._finish(error))
-        return self._finish_task
-
-    async def _finish(self, error: tuple[str, str] | None) -> None:
-        try:
-            if self.ingest is not None:
-                await self.ingest.close()
-            if error is not None:
-                self.session.error(*error, fatal=True)
-            await self.session.end()
-        except Exception:
-            log.exception("session %s did not end cleanly", self.id)
-        finally:
-            self._flush_deltas()
-            self._on_finished(self)
-            for channel in self.channels():
-                channel.finish(CLOSE_NORMAL, "session ended")
-
-    def _on_event(self, event: Event) -> None:
-        if type(event) is AssistantDelta:  # the hot path: one append per token
-            self._deltas.append(event)
-            if not self._flush_scheduled:
-                self._flush_scheduled = True
-                self._loop.call_soon(self._flush_deltas)
-            return
-        self._flush_deltas()
-        self._metrics.on_event(event, self.media_wall)
-        text = event.to_json()
-        for channel in self.channels():
-            channel.put(text)
-
-    def _flush_deltas(self) -> None:
-        """Hand the deltas emitted since the last flush to every client, merged per generation run."""
-        self._flush_scheduled = False
-        batch, self._deltas = self._deltas, []
-        if not batch:
-            return
-        self._metrics.events.inc(AssistantDelta.type, amount=len(batch))
-        runs: list[tuple[int, str, dict[str, Any]]] = []
-        start = 0
-        for i in range(1, len(batch) + 1):
-            if i == len(batch) or batch[i].generation != batch[start].generation:
-                envelope = batch[i - 1].to_dict()
-                del envelope["text"]
-                runs.append((batch[start].generation, "".join([d.text for d in batch[start:i]]), envelope))
-                start = i
-        now = self._loop.time()
-        for channel in self.channels():
-            for generation, text, envelope in runs:
-                channel.put_delta(now, generation, text, envelope)
+    A deep accept queue: during a connection flood, /healthz and honest clients still get in
+    (Python's default of 128 overflowed in the flood tests and dropped a health check)."""
+    if host in ("", "::"):
+        return socket.create_server(("::", port), family=socket.AF_INET6, dualstack_ipv6=True, backlog=LISTEN_BACKLOG)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family, backlog=LISTEN_BACKLOG)
 
 
 class Server:
@@ -308,11 +108,20 @@ class Server:
         web_root: Path | None = None,
     ):
         self.config = config
-        self.session_factory = session_factory or make_session_factory()
-        self.web_root = (web_root or find_web_root()).resolve()
-        self.sessions: dict[str, LiveSession] = {}
+        self.admission = Admission(limits(config))
         self.metrics = ServiceMetrics(lambda: len(self.sessions), self._client_counts)
+        self.registry = Registry(
+            config, session_factory or make_session_factory(), self.metrics, self.admission, self._server_ice
+        )
+        self.http = HttpFront(
+            (web_root or find_web_root()).resolve(), self.metrics.render, config.allow_host, self._ws_gate
+        )
+        self._channels: set[ClientChannel] = set()
         self._ws_server: WsServer | None = None
+
+    @property
+    def sessions(self) -> dict[str, LiveSession]:
+        return self.registry.sessions
 
     @property
     def port(self) -> int:
@@ -320,235 +129,260 @@ class Server:
         return self._ws_server.sockets[0].getsockname()[1]
 
     async def start(self) -> None:
+        """Listen; raises :class:`ConfigError` for an unsafe configuration, OSError when the port is taken."""
+        problem = check_bind(self.config.host, self.config.token)
+        if problem:
+            raise ConfigError(problem)
+        if any("@" in url for url in self.config.ice_servers):
+            log.warning("TURN credentials in --ice-servers stay on the server; give browsers TURN with --turn-secret")
+        sock = listen_socket(self.config.host, self.config.port)
+        port = sock.getsockname()[1]
         self._ws_server = await ws_serve(
             self._handle,
-            self.config.host,
-            self.config.port,
-            process_request=self._http,
+            sock=sock,
+            process_request=self.http,
+            origins=allowed_origins(port, self.config.allow_host, self.config.allow_origin),
             max_size=self.config.max_message_bytes,
             compression=None,  # deflate per client costs CPU the speech model needs; JPEGs do not shrink
             server_header="streamtwin",
+            open_timeout=OPEN_TIMEOUT_S,
+            close_timeout=CLOSE_TIMEOUT_S,
         )
 
     async def close(self) -> None:
-        """End every session (flushing what was heard), then stop listening."""
-        await asyncio.gather(*(live.finish() for live in list(self.sessions.values())), return_exceptions=True)
-        if self._ws_server is not None:
-            self._ws_server.close(close_connections=True)
-            await self._ws_server.wait_closed()
+        """Stop accepting, end every session (speech flushed, ``session.ended`` sent, close 1001),
+        close every other client with 1001; bounded by ``shutdown_timeout_s``."""
+        if self._ws_server is None:
+            return
+        budget = self.config.shutdown_timeout_s
+        deadline = asyncio.get_running_loop().time() + budget
+        self._ws_server.server.close()  # no new connections from here on
+        for channel in list(self._channels):
+            if channel.live is None:
+                channel.finish(CLOSE_GOING_AWAY, "server shutting down")
+        await self.registry.end_all(
+            going_away=True, drain_s=min(self.config.llm_drain_s, budget / 2), timeout=budget - CLOSE_FLUSH_S
+        )
+        self._ws_server.close(close_connections=True, code=CLOSE_GOING_AWAY, reason="server shutting down")
+        remaining = max(deadline - asyncio.get_running_loop().time(), CLOSE_FLUSH_S)
+        try:
+            await asyncio.wait_for(self._ws_server.wait_closed(), remaining)
+        except TimeoutError:
+            log.warning("connections still open after %.0f s; cutting them off", budget)
+            for connection in list(self._ws_server.connections):
+                connection.transport.abort()
+            for task in list(self._ws_server.handler_tasks):
+                task.cancel()
+
+    def open_session(self, source: str = "webrtc", address: str = "") -> LiveSession:
+        """A new session with no clients yet (publishers get one from their hello); raises :class:`Refusal`."""
+        return self.registry.open(source, address)
 
     def _client_counts(self) -> dict[tuple[str, ...], float]:
         viewers = sum(len(live.viewers) for live in self.sessions.values())
         publishers = sum(live.publisher is not None for live in self.sessions.values())
         return {("publisher",): publishers, ("viewer",): viewers}
 
-    # --- HTTP ------------------------------------------------------------------------
+    def _server_ice(self) -> list[Any]:
+        return ice_servers(self.config.ice_servers, self._turn_credentials("streamtwin"))
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        path = unquote(urlsplit(request.path).path)
-        if path == "/ws":
-            if not self._origin_allowed(request):
-                origin = request.headers.get("Origin")
-                log.warning("refused /ws from origin %s", origin)
-                return connection.respond(403, f"origin {origin} is not allowed\n")
-            if "upgrade" not in request.headers.get("Connection", "").lower():
-                return connection.respond(426, "/ws is the websocket endpoint (see docs/protocol.md)\n")
+    def _turn_credentials(self, user: str) -> tuple[str, str] | None:
+        if not self.config.turn_secret:
             return None
-        if path == "/healthz":
-            return _response(200, b'{"status":"ok"}\n', "application/json")
-        if path == "/metrics":
-            return _response(200, self.metrics.render().encode(), "text/plain; version=0.0.4; charset=utf-8")
-        return self._static(path)
+        return turn_credentials(self.config.turn_secret, user, time.time(), self.config.turn_ttl_s)
 
-    def _static(self, path: str) -> Response:
-        relative = "index.html" if path in ("", "/") else path.lstrip("/")
+    # --- connections ---------------------------------------------------------------------
+
+    def _ws_gate(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Admission of a websocket upgrade, before the handshake: per-address and total caps."""
+        address = _address(connection)
+        verdict = self.admission.admit_connection(address, time.monotonic())
+        if verdict is not None:
+            self.metrics.errors.inc(verdict.code)
+            status = 503 if verdict.code == "busy" else 429
+            return response(status, f"{verdict.message}\n".encode(), TEXT)
+        asyncio.ensure_future(self._release_when_closed(connection, address))
+        return None
+
+    async def _release_when_closed(self, connection: ServerConnection, address: str) -> None:
         try:
-            candidate = (self.web_root / relative).resolve()
-            found = candidate.is_relative_to(self.web_root) and candidate.is_file()
-        except (OSError, ValueError):  # e.g. an encoded NUL byte
-            found = False
-        if not found:
-            return _response(404, b"not found\n", "text/plain; charset=utf-8")
-        kind = mimetypes.guess_type(candidate.name)[0] or "application/octet-stream"
-        if kind in ("text/javascript", "application/javascript", "text/html", "text/css"):
-            kind += "; charset=utf-8"
-        return _response(200, candidate.read_bytes(), kind)
-
-    def _origin_allowed(self, request: Request) -> bool:
-        origin = request.headers.get("Origin")
-        allowed = self.config.allowed_origins
-        if origin is None or not allowed or "*" in allowed or origin in allowed:
-            return True
-        return urlsplit(origin).netloc == request.headers.get("Host")  # the page we serve ourselves
-
-    # --- websocket ---------------------------------------------------------------------
+            await connection.wait_closed()
+        finally:
+            self.admission.release_connection(address)
 
     async def _handle(self, ws: ServerConnection) -> None:
         sock = ws.transport.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
-        channel = ClientChannel(ws, self.metrics)
-        query_token = parse_qs(urlsplit(ws.request.path).query).get("token", [""])[0] if ws.request else ""
-        join_by = asyncio.get_running_loop().time() + JOIN_TIMEOUT_S
+        channel = ClientChannel(ws, self.metrics, _address(ws))
+        self._channels.add(channel)
+        query_token = parse_qs(request_query(ws.request.path)).get("token", [""])[0] if ws.request else ""
         try:
-            while not channel.task.done():
-                try:
-                    async with asyncio.timeout_at(join_by if channel.live is None else None):
-                        raw = await ws.recv()
-                except TimeoutError:
-                    channel.error("hello_timeout", f"no hello within {JOIN_TIMEOUT_S:.0f} s", fatal=True)
-                    channel.finish(CLOSE_POLICY, "no hello")
-                    break
-                except ConnectionClosed:
-                    break
-                try:
-                    await self._dispatch(channel, parse_client_message(raw), query_token)
-                except Refusal as refusal:
-                    channel.error(refusal.code, refusal.message, fatal=refusal.close is not None)
-                    if refusal.close is not None:
-                        channel.finish(refusal.close, refusal.message)
-                        break
+            await self._converse(ws, channel, query_token)
+        except Exception:  # a bug: say so once, end this connection, keep serving the others
+            log.exception("a %s connection failed", channel.role or "client")
+            channel.error("internal", "internal server error", fatal=True)
+            channel.finish(CLOSE_INTERNAL, "internal error")
         finally:
+            self._channels.discard(channel)
             self._leave(channel)
             if ws.state is not State.OPEN:  # nothing more can be sent
                 channel.task.cancel()
+            else:
+                channel.finish(CLOSE_INTERNAL, "internal error")  # a no-op when a close is already queued
             await asyncio.gather(channel.task, return_exceptions=True)
+
+    async def _converse(self, ws: ServerConnection, channel: ClientChannel, query_token: str) -> None:
+        timeout = self.config.hello_timeout_s
+        join_by = asyncio.get_running_loop().time() + timeout
+        while not channel.task.done():
+            try:
+                async with asyncio.timeout_at(join_by if channel.live is None else None):
+                    raw = await ws.recv()
+            except TimeoutError:
+                channel.error("hello_timeout", f"no hello within {timeout:g} s", fatal=True)
+                channel.finish(CLOSE_POLICY, "no hello")
+                return
+            except ConnectionClosed:
+                return
+            try:
+                await self._dispatch(channel, parse_client_message(raw), query_token)
+            except Refusal as refusal:
+                channel.error(refusal.code, refusal.message, fatal=refusal.close is not None)
+                if refusal.close is not None:
+                    channel.finish(refusal.close, refusal.message)
+                    return
 
     async def _dispatch(self, channel: ClientChannel, message: dict[str, Any], query_token: str) -> None:
         kind = message["type"]
+        live = channel.live
         if kind == "hello":
-            if channel.live is not None:
-                raise Refusal("already_joined", f"already joined session {channel.live.id} as {channel.role}")
-            await self._hello(channel, message, query_token)
+            if live is not None:
+                raise Refusal("already_joined", f"already joined session {live.id} as {channel.role}")
+            await self._hello(channel, parse_hello(message), query_token)
             return
-        if channel.live is None:
+        if live is None:
             raise Refusal("hello_required", 'say hello first: {"type": "hello", "role": "publisher" | "viewer"}')
         if channel.role != "publisher":
             raise Refusal("not_publisher", f"only the publisher of a session may send {kind!r}")
+        if live.publisher is not channel:
+            raise Refusal("replaced", "another connection resumed this session", CLOSE_POLICY)
         if kind == "offer":
-            await self._offer(channel.live, message)
+            await self._offer(channel, live, offer_sdp(message))
         elif kind == "end":
-            channel.live.finish()
+            live.finish()
 
-    async def _hello(self, channel: ClientChannel, message: dict[str, Any], query_token: str) -> None:
-        if self.config.token:
-            given = message.get("token") or query_token
-            if not isinstance(given, str) or not hmac.compare_digest(given.encode(), self.config.token.encode()):
-                what = "a wrong" if given else "no"
-                raise Refusal("unauthorized", f"{what} access token: pass ?token= or a hello token", CLOSE_POLICY)
-        role = message.get("role")
-        if role not in ROLES:
-            raise Refusal("bad_hello", f"role must be 'publisher' or 'viewer', not {role!r}")
-        session_id = message.get("session")
-        if session_id is not None and (not isinstance(session_id, str) or not SESSION_ID.match(session_id)):
-            raise Refusal("bad_hello", "a session id is 1-64 letters, digits, '-' or '_'")
-        options = message.get("options") or {}
-        if not isinstance(options, dict):
-            raise Refusal("bad_hello", "options must be an object")
-        if role == "viewer":
-            self._join_viewer(channel, session_id, options)
+    # --- hello ---------------------------------------------------------------------------
+
+    async def _hello(self, channel: ClientChannel, hello: Hello, query_token: str) -> None:
+        if self.admission.locked_out(channel.address, time.monotonic()):
+            raise Refusal("rate_limited", "too many failed attempts from this address; try again later", CLOSE_POLICY)
+        given = hello.token or query_token
+        if hello.role == "viewer":
+            self._join_viewer(channel, hello, given)
+            return
+        self._authorize(channel, tokens_match(given, self.config.token) or not self.config.token)
+        if hello.session is not None:
+            self._resume(channel, hello)
         else:
-            await self._open_session(channel, session_id, options)
+            await self._open_session(channel, hello)
 
-    def _join_viewer(self, channel: ClientChannel, session_id: str | None, options: dict[str, Any]) -> None:
-        live = self.sessions.get(session_id or "")
-        if live is None or live.finishing:
-            raise Refusal("no_such_session", f"no running session {session_id!r}", CLOSE_POLICY)
+    def _authorize(self, channel: ClientChannel, ok: bool, what: str = "access token") -> None:
+        if not ok:
+            self.admission.auth_failed(channel.address, time.monotonic())
+            raise Refusal("unauthorized", f"a missing or wrong {what}", CLOSE_POLICY)
+
+    def _join_viewer(self, channel: ClientChannel, hello: Hello, given: str) -> None:
+        live = self.registry.get(hello.session)
+        if live is None:
+            raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
+        ok = tokens_match(given, live.viewer_token) or tokens_match(given, self.config.token)
+        self._authorize(channel, ok, "viewer token (open the session's viewer link)")
         if len(live.viewers) >= self.config.max_viewers:
             raise Refusal(
-                "too_many_viewers", f"session {live.id} has its maximum of {self.config.max_viewers} viewers",
+                "too_many_viewers", f"the session has its maximum of {self.config.max_viewers} viewers",
                 CLOSE_TRY_LATER,
             )
-        snapshot = options.get("snapshot", True) is not False
         channel.role, channel.live = "viewer", live
-        channel.send({"type": "welcome", "session": live.id, "role": "viewer", "options": {"snapshot": snapshot}})
-        live.add_viewer(channel, snapshot=snapshot)
+        welcome = {"type": "welcome", "session": live.id, "role": "viewer", "options": {"snapshot": hello.snapshot}}
+        channel.send(welcome)
+        live.add_viewer(channel, snapshot=hello.snapshot)
 
-    def open_session(self, session_id: str | None = None, source: str = "webrtc") -> LiveSession:
-        """A new session with no clients yet (publishers get one from their hello); raises :class:`Refusal`."""
-        if len(self.sessions) >= self.config.max_sessions:
-            raise Refusal(
-                "too_many_sessions", f"the server runs its maximum of {self.config.max_sessions} sessions",
-                CLOSE_TRY_LATER,
-            )
-        if session_id is not None and session_id in self.sessions:
-            raise Refusal("session_exists", f"session {session_id} already has a publisher", CLOSE_POLICY)
-        try:
-            session = self.session_factory(self.config, session_id, source)
-        except Exception as exc:
-            log.exception("cannot create a session")
-            raise Refusal("internal", f"cannot start a session: {exc}", CLOSE_INTERNAL) from None
-        live = LiveSession(session, self.metrics, self._finished)
-        self.sessions[live.id] = live
-        self.metrics.sessions_total.inc()
-        log.info("session %s opened (%s)", live.id, source)
-        return live
-
-    async def _open_session(self, channel: ClientChannel, session_id: str | None, options: dict[str, Any]) -> None:
-        source = options.get("source")
-        source = source[:200] if isinstance(source, str) and source else "webrtc"
-        live = self.open_session(session_id, source)
+    async def _open_session(self, channel: ClientChannel, hello: Hello) -> None:
+        source = redact(hello.source)
+        live = self.registry.open(source, channel.address)
         channel.role, channel.live = "publisher", live
-        live.publisher = channel
+        live.attach_publisher(channel, snapshot=False)
+        self._welcome_publisher(channel, live, source)
+        await live.session.start()
+
+    def _resume(self, channel: ClientChannel, hello: Hello) -> None:
+        live = self.registry.get(hello.session)
+        self._authorize(
+            channel, live is not None and tokens_match(hello.resume, live.resume_token), "session id or resume token"
+        )
+        assert live is not None
+        channel.role, channel.live, channel.resumed = "publisher", live, True
+        log.info("session %s: the publisher resumed", live.id)
+        self._welcome_publisher(channel, live, live.session.source, resumed=True)
+        live.attach_publisher(channel, snapshot=hello.snapshot)
+
+    def _welcome_publisher(self, channel: ClientChannel, live: LiveSession, source: str, resumed: bool = False) -> None:
         channel.send(
             {
                 "type": "welcome",
                 "session": live.id,
                 "role": "publisher",
-                "viewer_url": f"/?session={live.id}&role=viewer",
-                "ice_servers": ice_servers_json(self.config.ice_servers),
+                "resumed": resumed,
+                "viewer_url": f"/?session={live.id}&role=viewer&token={live.viewer_token}",
+                "viewer_token": live.viewer_token,
+                "resume_token": live.resume_token,
+                "resume_grace_s": self.config.resume_grace_s,
+                "media": live.media_flowing(),
+                "ice_servers": ice_servers_json(self.config.ice_servers, self._turn_credentials(live.id)),
                 "max_message_bytes": self.config.max_message_bytes,
                 "options": {"source": source},
             }
         )
-        await live.session.start()
 
-    async def _offer(self, live: LiveSession, message: dict[str, Any]) -> None:
-        sdp = message.get("sdp")
-        if not isinstance(sdp, str) or not sdp.strip():
-            raise Refusal("bad_message", 'an offer carries the SDP as a string: {"type": "offer", "sdp": "v=0..."}')
-        if live.ingest is not None:
+    # --- media ---------------------------------------------------------------------------
+
+    async def _offer(self, channel: ClientChannel, live: LiveSession, sdp: str) -> None:
+        if live.media_flowing() and not channel.resumed:
             raise Refusal("already_streaming", "this session already receives media; start a new session instead")
-        if live.finishing:
-            raise Refusal("session_ended", "this session has ended")
-        ingest = WebRTCIngest(live.session, self.config.ice_servers, on_ended=live.finish, metrics=self.metrics)
+        channel.resumed = False  # one replacement of the media per resume
+        await live.drop_ingest()
+        ingest = live.new_ingest()
         try:
             answer = await ingest.answer(sdp)
         except OfferError as exc:
             await ingest.close()
             raise Refusal("bad_sdp", str(exc)) from None
-        if live.finishing:  # the publisher left while we answered
+        if live.finishing or live.publisher is not channel:  # it left while we answered
             await ingest.close()
             raise Refusal("session_ended", "this session has ended")
-        live.ingest = ingest
-        if live.publisher is not None:
-            live.publisher.send({"type": "answer", "sdp": answer})
+        live.use_ingest(ingest)
+        channel.send({"type": "answer", "sdp": answer})
 
     def _leave(self, channel: ClientChannel) -> None:
         live = channel.live
         if live is None:
             return
+        # (a publisher dropped as too slow was already removed; one that another connection resumed was not it)
+        was_publisher = channel.role == "publisher" and live.publisher in (channel, None)
         live.remove(channel)
-        if channel.role == "publisher" and not live.finishing:
-            log.info("session %s: the publisher left", live.id)
-            live.finish(("publisher_left", "the publisher disconnected; the session ended"))
+        if not was_publisher or live.finishing:
+            return
+        # A close frame is a deliberate goodbye; a connection that just died may come back.
+        if channel.ws.protocol.close_rcvd is not None:
+            live.finish(("publisher_left", "the publisher closed its connection; the session ended"))
+        else:
+            live.publisher_gone()
 
-    def _finished(self, live: LiveSession) -> None:
-        self.sessions.pop(live.id, None)
-        log.info("session %s closed", live.id)
 
-
-def _response(status: int, body: bytes, content_type: str) -> Response:
-    reason = {200: "OK", 404: "Not Found"}.get(status, "")
-    headers = Headers(
-        [
-            ("Content-Type", content_type),
-            ("Content-Length", str(len(body))),
-            ("Cache-Control", "no-cache"),
-            ("Connection", "close"),
-        ]
-    )
-    return Response(status, reason, headers, body)
+def _address(connection: ServerConnection) -> str:
+    peer = connection.remote_address
+    return str(peer[0]) if peer else ""
 
 
 async def serve(config: Config) -> int:
@@ -558,6 +392,10 @@ async def serve(config: Config) -> int:
     from .asr_models import ModelLoadError
     from .engine import load_engine
 
+    problem = check_bind(config.host, config.token)
+    if problem:  # before loading models: fail in a second, not after them
+        sys.stderr.write(f"streamtwin: error: {problem}\n")
+        return 2
     loop = asyncio.get_running_loop()
     try:  # load the models once, before the first visitor waits for them
         await loop.run_in_executor(None, load_engine, config)

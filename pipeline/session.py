@@ -113,16 +113,19 @@ class Session:
     def error(self, code: str, message: str, *, fatal: bool = False) -> None:
         self.bus.emit(Error(code=code, message=message, fatal=fatal, media_time=self.speech.audio_seconds))
 
-    async def end(self) -> dict[str, Any]:
-        """Flush speech (nothing heard is lost) and emit ``session.ended`` with stats."""
+    async def end(self, drain_s: float | None = None) -> dict[str, Any]:
+        """Flush speech (nothing heard is lost) and emit ``session.ended`` with stats.
+
+        ``drain_s`` bounds the wait for the last answer (default ``llm_drain_s``): short on a shutdown."""
         if self._ended:
             return {}
         self._ended = True
         await self.speech.finish()
         self.speech.close()
         if self.assistant is not None:
-            if not await self.assistant.drain(self.config.llm_drain_s):
-                self.error("llm_timeout", f"the language model did not finish within {self.config.llm_drain_s:.0f} s")
+            drain_s = self.config.llm_drain_s if drain_s is None else drain_s
+            if not await self.assistant.drain(drain_s):
+                self.error("llm_timeout", f"the language model did not finish within {drain_s:.0f} s")
             await self.assistant.close()
         audio_s = self.speech.audio_seconds
         stats = {
@@ -180,5 +183,5 @@ async def run_reader(session: Session, reader: MediaReader) -> bool:
         session.error(exc.code, exc.message, fatal=True)
     finally:
         reader.close()
-        await session.end()
+        await session.end(drain_s=0.0 if reader.interrupted else None)
     return ok

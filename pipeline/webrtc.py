@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import aioice.ice
+import numpy as np
 from aiortc import (
     RTCConfiguration,
     RTCIceServer,
@@ -32,6 +33,7 @@ from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 from .audio import SAMPLE_RATE, AudioConverter
 from .events import Progress
 from .metrics import ServiceMetrics
+from .policy.mediatime import AudioTimeline
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -39,14 +41,19 @@ log = logging.getLogger(__name__)
 MAX_VIDEO_LAG_S = 0.5  # older frames are skipped: vision looks at the present, not at a backlog
 PROGRESS_EVERY_S = 1.0  # progress events also let viewers map media time to wall time
 TRACK_DRAIN_TIMEOUT_S = 5.0
+SILENCE_CHUNK = SAMPLE_RATE  # a gap is pushed as silence one second at a time
 
 
 class OfferError(Exception):
     """The publisher's offer cannot be answered (unparsable SDP, nothing we can receive)."""
 
 
-def ice_servers(urls: list[str]) -> list[RTCIceServer]:
-    """``stun:host:port`` or ``turn:user:secret@host:port?transport=udp`` (credentials URL-escaped)."""
+def ice_servers(urls: list[str], turn: tuple[str, str] | None = None) -> list[RTCIceServer]:
+    """``stun:host:port``, ``turn:host:port?transport=udp`` or ``turn:user:secret@host:port`` (URL-escaped).
+
+    ``turn`` (username, credential), minted per client from ``--turn-secret``, applies to TURN URLs
+    that carry no credentials of their own.
+    """
     servers = []
     for url in urls:
         scheme, _, rest = url.partition(":")
@@ -55,18 +62,24 @@ def ice_servers(urls: list[str]) -> list[RTCIceServer]:
             userinfo, rest = rest.rsplit("@", 1)
             user, _, secret = userinfo.partition(":")
             username, credential = unquote(user), unquote(secret)
+        elif turn is not None and scheme in ("turn", "turns"):
+            username, credential = turn
         servers.append(RTCIceServer(urls=f"{scheme}:{rest}", username=username, credential=credential))
     return servers
 
 
-def ice_servers_json(urls: list[str]) -> list[dict[str, Any]]:
-    """The same servers as a browser's ``RTCPeerConnection`` takes them."""
+def ice_servers_json(urls: list[str], turn: tuple[str, str] | None = None) -> list[dict[str, Any]]:
+    """The servers a client may use, as ``RTCPeerConnection`` takes them: STUN, and TURN with the
+    short-lived ``turn`` credentials.  Static credentials written into a URL stay on the server."""
     out = []
-    for server in ice_servers(urls):
-        entry: dict[str, Any] = {"urls": server.urls}
-        if server.username is not None:
-            entry.update(username=server.username, credential=server.credential)
-        out.append(entry)
+    for url in urls:
+        if "@" in url:
+            continue
+        for server in ice_servers([url], turn):
+            entry: dict[str, Any] = {"urls": server.urls}
+            if server.username is not None:
+                entry.update(username=server.username, credential=server.credential)
+            out.append(entry)
     return out
 
 
@@ -120,6 +133,9 @@ class WebRTCIngest:
         on_ended: Callable[[tuple[str, str] | None], object],
         metrics: ServiceMetrics,
         clock: Callable[[], float] = time.time,
+        start_s: float = 0.0,
+        lead_in_s: float = 0.0,
+        max_gap_s: float = 60.0,
     ) -> None:
         self._session = session
         self._on_ended = on_ended
@@ -130,6 +146,10 @@ class WebRTCIngest:
         self._video_clock = MediaClock()
         self._video_origin: float | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        # Media time continues from ``start_s`` (a resumed publisher) and follows RTP timestamps.
+        self.position = start_s
+        self.last_audio_at: float | None = None  # wall clock of the last audio frame
+        self._timeline = AudioTimeline(max_gap_s, lead_in_s)
         self._spare = MediaBlackhole()  # extra tracks must still be read, or aiortc queues them forever
         self._has_audio = False
         self._has_video = False
@@ -140,27 +160,64 @@ class WebRTCIngest:
 
     async def answer(self, offer_sdp: str) -> str:
         """Apply the publisher's offer; returns the answer SDP with all our candidates."""
+        # The publisher hears what was wrong in a word; the details (aiortc's exception) go to the log.
+        before = asyncio.all_tasks()
+        try:
+            return await self._answer(offer_sdp)
+        finally:
+            self._adopt_tasks(asyncio.all_tasks() - before)
+
+    def _adopt_tasks(self, tasks: set[asyncio.Task[Any]]) -> None:
+        """aiortc starts its connect task with ``ensure_future`` and never reads its result: closing the
+        connection while it runs ends it with an exception nobody retrieves ("Task exception was never
+        retrieved" with a traceback).  A connection that fails is reported by its state; log it quietly."""
+        for task in tasks:
+            if "RTCPeerConnection" in getattr(task.get_coro(), "__qualname__", ""):
+                task.add_done_callback(self._retrieve)
+
+    def _retrieve(self, task: asyncio.Task[Any]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("session %s: WebRTC connect ended: %r", self._session.id, task.exception())
+
+    async def _answer(self, offer_sdp: str) -> str:
         try:
             await self.pc.setRemoteDescription(RTCSessionDescription(sdp=offer_sdp, type="offer"))
         except Exception as exc:  # aiortc raises ValueError, KeyError, IndexError... on bad SDP
-            raise OfferError(f"cannot parse the offer: {exc or type(exc).__name__}") from None
+            log.info("session %s: unparsable offer: %r", self._session.id, exc)
+            raise OfferError("the offer could not be parsed as a WebRTC session description") from None
         if not self.pc.getTransceivers():  # e.g. a data channel only
             raise OfferError("the offer has no audio or video to receive")
         try:
             await self.pc.setLocalDescription(await self.pc.createAnswer())
         except Exception as exc:
-            raise OfferError(f"cannot answer the offer: {exc or type(exc).__name__}") from None
+            log.info("session %s: cannot answer the offer: %r", self._session.id, exc)
+            raise OfferError("the offer cannot be answered (unsupported media, codecs or bundle)") from None
         return self.pc.localDescription.sdp
 
+    @property
+    def ended(self) -> bool:
+        return self._ended
+
     async def close(self) -> None:
-        """Stop receiving: close the connection, let the track readers finish (flushing audio)."""
+        """Stop receiving: close the connection, let the track readers finish (flushing audio).
+
+        Never raises: aiortc can fail half-way closing a connection built from a bad offer, and the
+        track readers must be stopped all the same.
+        """
         self._closing = True
-        await self.pc.close()
-        await self._spare.stop()
+        for step in (self.pc.close, self._spare.stop):
+            try:
+                await step()
+            except Exception as exc:
+                log.debug("session %s: while closing WebRTC: %r", self._session.id, exc)
         if self._tasks:
-            _, pending = await asyncio.wait(self._tasks, timeout=TRACK_DRAIN_TIMEOUT_S)
+            # Audio that arrived is flushed by its reader; with none (a refused or never-connected
+            # offer) there is nothing to wait for, and aiortc may never end those tracks.
+            drain_s = TRACK_DRAIN_TIMEOUT_S if self.last_audio_at is not None else 0
+            _, pending = await asyncio.wait(self._tasks, timeout=drain_s)
             for task in pending:
                 task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
 
     def media_wall(self, media_time: float) -> float | None:
         """When the audio at ``media_time`` arrived (wall seconds), for latency metrics."""
@@ -195,27 +252,41 @@ class WebRTCIngest:
 
     async def _read_audio(self, track: MediaStreamTrack) -> None:
         converter = AudioConverter()
-        pushed = 0
-        next_progress = 0.0
+        next_progress = self.position
         while True:
             try:
                 frame = await track.recv()
             except MediaStreamError:
                 break
+            now = self._clock()
+            self.last_audio_at = now
             self._metrics.frames.inc("audio")
+            gap = self._timeline.gap(frame.pts, frame.samples, frame.sample_rate)
+            if gap > 0:
+                await self._push_silence(gap)
             samples = converter.convert(frame)
             if not len(samples):
                 continue
             await self._session.push_audio(samples)
-            pushed += len(samples)
-            position = pushed / SAMPLE_RATE
-            self.audio_clock.observe(self._clock(), position)
-            if position >= next_progress:
-                next_progress = position + PROGRESS_EVERY_S
-                self._session.bus.emit(Progress(position=round(position, 3), media_time=round(position, 3)))
+            self.position += len(samples) / SAMPLE_RATE
+            self.audio_clock.observe(now, self.position)
+            if self.position >= next_progress:
+                next_progress = self.position + PROGRESS_EVERY_S
+                position = round(self.position, 3)
+                self._session.bus.emit(Progress(position=position, media_time=position))
         tail = converter.flush()
         if len(tail):
             await self._session.push_audio(tail)
+            self.position += len(tail) / SAMPLE_RATE
+
+    async def _push_silence(self, seconds: float) -> None:
+        """Lost packets or a media pause: the clock moves on as it did for the speaker."""
+        remaining = round(seconds * SAMPLE_RATE)
+        while remaining > 0:
+            chunk = min(remaining, SILENCE_CHUNK)
+            await self._session.push_audio(np.zeros(chunk, dtype=np.float32))
+            remaining -= chunk
+        self.position += seconds
 
     async def _pump_video(self, track: MediaStreamTrack) -> None:
         try:

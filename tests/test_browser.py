@@ -141,6 +141,20 @@ async def browser_scenario() -> None:
             gauge = await publisher.text_content("#gauge-asr")
             assert gauge.endswith(")") and "ms" in gauge, gauge
 
+            # The publisher's websocket dies without a close frame: the page resumes the same session by itself.
+            [live] = server.sessions.values()
+            dropped = live.publisher
+            dropped.ws.transport.abort()
+            async with asyncio.timeout(TIMEOUT_MS / 1000):
+                while live.publisher is None or live.publisher is dropped:
+                    await asyncio.sleep(0.05)
+            assert list(server.sessions) == [live.id]
+            await publisher.wait_for_selector('#status[data-state="live"]', timeout=TIMEOUT_MS)
+            heard = await publisher.evaluate("document.querySelectorAll('#transcript .final').length")
+            await publisher.wait_for_function(
+                f"document.querySelectorAll('#transcript .final').length > {heard}", timeout=TIMEOUT_MS
+            )
+
             ARTIFACTS.mkdir(exist_ok=True)
             await publisher.screenshot(path=str(ARTIFACTS / "browser-publisher.png"), full_page=True)
             await late.screenshot(path=str(ARTIFACTS / "browser-viewer.png"), full_page=True)

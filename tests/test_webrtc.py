@@ -13,13 +13,13 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
 from pipeline.events import from_json
 from pipeline.publisher import stream
 from pipeline.server import Server
-from tests.live import hello, open_ws, recv_json, recv_until, send_json
+from tests.live import hello, offer_media, open_ws, recv_json, recv_until, send_json, view
 from tests.media import decode_jpeg
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -40,7 +40,8 @@ async def watch_first_session(server: Server) -> list[dict]:
     while not server.sessions:
         await asyncio.sleep(0.02)
     ws = await open_ws(server)
-    welcome = await hello(ws, "viewer", session=next(iter(server.sessions)))
+    live = next(iter(server.sessions.values()))
+    welcome = await hello(ws, "viewer", session=live.id, token=live.viewer_token)
     assert welcome["type"] == "welcome"
     messages = []
     async for raw in ws:
@@ -82,7 +83,7 @@ async def test_stream_command_publishes_the_sample_and_a_viewer_reads_the_transc
 
 
 async def test_a_publisher_that_vanishes_mid_stream_ends_its_session_only(make_server, loopback_ice):
-    server = await make_server()
+    server = await make_server(resume_grace_s=1.0)
     # Another session, without media, must not notice.
     bystander = await open_ws(server)
     bystander_welcome = await hello(bystander, "publisher")
@@ -91,17 +92,12 @@ async def test_a_publisher_that_vanishes_mid_stream_ends_its_session_only(make_s
     welcome = await hello(publisher, "publisher")
     session_id = welcome["session"]
     viewer = await open_ws(server)
-    assert (await hello(viewer, "viewer", session=session_id))["type"] == "welcome"
+    assert (await view(viewer, welcome))["type"] == "welcome"
 
     player = MediaPlayer(str(MP4))
     pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
     try:
-        pc.addTrack(player.audio)
-        pc.addTrack(player.video)
-        await pc.setLocalDescription(await pc.createOffer())
-        await send_json(publisher, {"type": "offer", "sdp": pc.localDescription.sdp})
-        answer, _ = await recv_until(publisher, "answer")
-        await pc.setRemoteDescription(RTCSessionDescription(sdp=answer["sdp"], type="answer"))
+        await offer_media(publisher, pc, player)
         ingest = server.sessions[session_id].ingest
 
         while (await recv_json(viewer))["type"] != "transcript.final":  # media flows and is heard

@@ -268,6 +268,15 @@ let ws = null;
 let pc = null;
 let stream = null;
 let sessionEnded = false;
+let stopping = false;
+let lastHello = null; // what to say again when the socket comes back
+let resume = null; // { session, token, until }: a publisher may come back to its session until then
+let retries = 0;
+let welcomedBefore = false; // a later welcome (reconnected) is followed by a fresh snapshot
+let iceServers = [];
+
+const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 3000];
+const FINAL_CLOSE_CODES = [1000, 1001, 1008, 1011]; // ended, server leaving, refused, server error
 
 function onMessage(message) {
   if ('v' in message) return onEvent(message); // every pipeline event carries the schema version
@@ -285,6 +294,7 @@ function onMessage(message) {
       break;
     case 'notice':
       showMessage(message.message, 'notice', false);
+      if (message.code === 'media_lost' && role === 'publisher') offerAgain();
       break;
     default:
       break;
@@ -292,53 +302,83 @@ function onMessage(message) {
 }
 
 function onWelcome(welcome) {
-  const viewer = new URL(location.pathname, location.href);
-  viewer.searchParams.set('session', welcome.session);
-  viewer.searchParams.set('role', 'viewer');
-  if (token) viewer.searchParams.set('token', token);
-  ui.viewerUrl.value = viewer.href;
-  ui.share.hidden = false;
+  retries = 0;
+  if (welcomedBefore) resetView(); // the snapshot of what was missed follows
+  welcomedBefore = true;
   if (role === 'viewer') {
     setStatus('live', `watching ${welcome.session}`);
-  } else {
-    setStatus('connecting', 'connecting media…');
-    startWebRTC(welcome.ice_servers || []).catch((error) => fail(`WebRTC failed: ${error.message}`));
+    return;
   }
+  iceServers = welcome.ice_servers || [];
+  // The viewer link carries this session's viewer token, never the access token.
+  ui.viewerUrl.value = new URL(welcome.viewer_url, location.href).href;
+  ui.share.hidden = false;
+  resume = { session: welcome.session, token: welcome.resume_token, graceMs: welcome.resume_grace_s * 1000 };
+  lastHello = { type: 'hello', role: 'publisher', session: welcome.session, resume: welcome.resume_token };
+  if (welcome.resumed && welcome.media && pc?.connectionState === 'connected') {
+    setStatus('live', 'live (reconnected)');
+    return;
+  }
+  setStatus('connecting', 'connecting media…');
+  offerAgain();
 }
 
-function connect(hello) {
-  return new Promise((resolve, reject) => {
-    const url = new URL('ws', location.href);
-    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    if (token) url.searchParams.set('token', token);
-    setStatus('connecting', 'connecting…');
-    const socket = new WebSocket(url);
-    socket.addEventListener('open', () => {
-      socket.send(JSON.stringify(hello));
-      resolve(socket);
-    });
-    socket.addEventListener('message', (message) => {
-      let parsed;
-      try {
-        parsed = JSON.parse(message.data);
-      } catch {
-        showMessage('the server sent something that is not JSON', 'notice');
-        return;
-      }
-      onMessage(parsed);
-    });
-    socket.addEventListener('close', (close) => {
-      ws = null;
-      if (sessionEnded || close.code === 1000) {
-        if (!sessionEnded) setStatus('ended', close.reason || 'closed');
-      } else if (ui.status.dataset.state !== 'error') {
-        setStatus('error', `disconnected${close.reason ? `: ${close.reason}` : ` (${close.code})`}`);
-        if (close.reason) showMessage(`Disconnected: ${close.reason}`);
-      }
-      stopMedia();
-      reject(new Error(close.reason || 'the connection closed'));
-    });
+function offerAgain() {
+  if (!stream || stopping) return;
+  pc?.close();
+  startWebRTC(iceServers).catch((error) => fail(`WebRTC failed: ${error.message}`));
+}
+
+function openSocket(hello) {
+  const url = new URL('ws', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (token) url.searchParams.set('token', token);
+  const socket = new WebSocket(url);
+  ws = socket;
+  socket.addEventListener('open', () => socket.send(JSON.stringify(hello)));
+  socket.addEventListener('message', (message) => {
+    let parsed;
+    try {
+      parsed = JSON.parse(message.data);
+    } catch {
+      showMessage('the server sent something that is not JSON', 'notice');
+      return;
+    }
+    onMessage(parsed);
   });
+  socket.addEventListener('close', (close) => onClose(socket, close));
+}
+
+function onClose(socket, close) {
+  if (ws !== socket) return;
+  ws = null;
+  const refused = ui.status.dataset.state === 'error';
+  if (sessionEnded || stopping || refused || FINAL_CLOSE_CODES.includes(close.code)) {
+    if (!sessionEnded && !refused) setStatus('ended', close.reason || 'closed');
+    stopMedia();
+    return;
+  }
+  // The connection dropped: come back by ourselves (a publisher to the same session, with its resume token).
+  const delay = RECONNECT_DELAYS_MS[Math.min(retries, RECONNECT_DELAYS_MS.length - 1)];
+  retries += 1;
+  if (role === 'publisher') {
+    if (!resume) {
+      fail(`disconnected${close.reason ? `: ${close.reason}` : ''}`);
+      stopMedia();
+      return;
+    }
+    resume.until ??= Date.now() + resume.graceMs;
+    if (Date.now() + delay > resume.until) {
+      fail('disconnected, and the session could not be resumed in time');
+      stopMedia();
+      return;
+    }
+  } else if (retries > 20) {
+    fail('disconnected');
+    return;
+  }
+  setStatus('connecting', 'reconnecting…');
+  setTimeout(() => openSocket(lastHello), delay);
 }
 
 // --- publishing ------------------------------------------------------------------------------------
@@ -381,11 +421,11 @@ async function start() {
   ui.preview.srcObject = stream;
   ui.previewNote.hidden = true;
   ui.stop.disabled = false;
-  try {
-    ws = await connect({ type: 'hello', role: 'publisher', options: { source: 'browser' } });
-  } catch (error) {
-    fail(`cannot reach the server: ${error.message}`);
-  }
+  stopping = false;
+  resume = null;
+  welcomedBefore = false;
+  lastHello = { type: 'hello', role: 'publisher', options: { source: 'browser' } };
+  openSocket(lastHello);
 }
 
 function iceGatheringComplete(connection) {
@@ -405,10 +445,12 @@ function iceGatheringComplete(connection) {
 async function startWebRTC(iceServers) {
   pc = new RTCPeerConnection({ iceServers });
   for (const track of stream.getTracks()) pc.addTrack(track, stream);
-  pc.addEventListener('connectionstatechange', () => {
-    if (!pc) return;
-    if (pc.connectionState === 'connected') setStatus('live', 'live');
-    if (pc.connectionState === 'failed') fail('the media connection failed');
+  const connection = pc;
+  connection.addEventListener('connectionstatechange', () => {
+    if (pc !== connection) return;
+    if (connection.connectionState === 'connected') setStatus('live', 'live');
+    // The media path broke while the socket lives: offer again (the server keeps the session for us).
+    if (connection.connectionState === 'failed' && ws?.readyState === WebSocket.OPEN) offerAgain();
   });
   await pc.setLocalDescription(await pc.createOffer());
   await iceGatheringComplete(pc);
@@ -427,6 +469,7 @@ function stopMedia() {
 }
 
 function stop() {
+  stopping = true;
   ui.stop.disabled = true;
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: 'end' })); // the server flushes speech, then sends session.ended
@@ -458,7 +501,8 @@ if (role === 'viewer') {
   if (!session) {
     fail('a viewer link needs ?session=<id>');
   } else {
-    connect({ type: 'hello', role: 'viewer', session }).then((socket) => { ws = socket; }).catch(() => {});
+    lastHello = { type: 'hello', role: 'viewer', session, token };
+    openSocket(lastHello);
   }
 } else {
   ui.start.addEventListener('click', start);

@@ -1,0 +1,287 @@
+"""Soak: one live session for a long time; is anything growing?
+
+    python -m bench.soak [--minutes 30] [--every 10] [--llm none|local|groq|...] [--llm-model smollm2] [--flood]
+
+The server runs in this process.  A publisher process (aiortc, loopback ICE only) streams
+samples/meeting.mp4 in a loop (speech, pauses and video); viewers join and leave all along;
+with ``--flood`` a third process opens and drops connections and sends malformed messages
+without pause.  Every ``--every`` seconds the server's RSS, open descriptors, asyncio tasks,
+event-loop lag and /healthz latency are sampled and logged.  At the end: the slope of each
+(per 10 minutes, least squares over the samples after ``--warmup`` seconds; target: RSS
+< 1 MB per 10 minutes), lag and /healthz percentiles, and, as the last line, one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import multiprocessing
+import os
+import random
+import socket
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger("bench.soak")
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "samples" / "meeting.mp4"
+LAG_TICK_S = 0.05
+
+
+def publisher_process(url: str) -> None:
+    """Publish the sample's speech in an endless loop, with a changing picture, until killed.
+
+    aiortc's MediaPlayer(loop=True) restarts timestamps at every loop (and ended the session here),
+    so the tracks are made here: 20 ms frames of the decoded sample with steadily growing timestamps."""
+    from pipeline.publisher import Publication
+    from pipeline.webrtc import use_loopback_candidates
+
+    use_loopback_candidates()
+    audio, video = looped_tracks()
+    publication = Publication(url, audio, video, on_event=lambda event: None, label="soak")
+    asyncio.run(publication.run())
+
+
+def looped_tracks() -> tuple[Any, Any]:
+    import fractions
+
+    import av
+    from aiortc.mediastreams import MediaStreamTrack, VideoStreamTrack
+
+    resampler = av.AudioResampler(format="s16", layout="mono", rate=48000)
+    with av.open(str(SOURCE)) as container:
+        chunks = [out.to_ndarray().reshape(-1) for frame in container.decode(audio=0) for out in resampler.resample(frame)]
+    speech = np.concatenate(chunks)
+
+    class LoopedAudio(MediaStreamTrack):
+        kind = "audio"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.pts = 0
+            self.started: float | None = None
+
+        async def recv(self) -> av.AudioFrame:
+            self.started = self.started or time.time()
+            delay = self.started + self.pts / 48000 - time.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            offset = self.pts % len(speech)
+            chunk = np.take(speech, range(offset, offset + 960), mode="wrap")
+            frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="s16", layout="mono")
+            frame.sample_rate, frame.pts, frame.time_base = 48000, self.pts, fractions.Fraction(1, 48000)
+            self.pts += 960
+            return frame
+
+    class ChangingPicture(VideoStreamTrack):
+        """A new flat colour every 7 s with a moving bar: scene changes and motion for the vision stage."""
+
+        async def recv(self) -> av.VideoFrame:
+            pts, time_base = await self.next_timestamp()
+            seconds = float(pts * time_base)
+            image = np.full((240, 320, 3), (int(seconds / 7) * 67) % 256, dtype=np.uint8)
+            bar = int(seconds * 40) % 300
+            image[:, bar:bar + 20] = 255
+            frame = av.VideoFrame.from_ndarray(image, format="rgb24")
+            frame.pts, frame.time_base = pts, time_base
+            return frame
+
+    return LoopedAudio(), ChangingPicture()
+
+
+def flood_process(url: str) -> None:
+    """Connect, send junk, drop; over and over (20 at a time)."""
+    asyncio.run(_flood(url))
+
+
+async def _flood(url: str) -> None:
+    from websockets.asyncio.client import connect
+
+    junk = ["{", "[" * 2000 + "]" * 2000, '{"type": "dance"}', '{"type": "hello", "role": "king"}', b"\x00\x01"]
+    rng = random.Random(11)
+
+    async def one() -> None:
+        try:
+            async with connect(url, proxy=None, open_timeout=10) as ws:
+                for _ in range(5):
+                    await ws.send(rng.choice(junk))
+                    await ws.recv()
+        except Exception:  # refusals at the caps are part of the flood
+            await asyncio.sleep(0.1)
+
+    while True:
+        await asyncio.gather(*(one() for _ in range(20)))
+
+
+def start(target: Any, url: str) -> multiprocessing.Process:
+    process = multiprocessing.get_context("spawn").Process(target=target, args=(url,), daemon=True)
+    process.start()
+    return process
+
+
+class Healthz(threading.Thread):
+    """GET /healthz every 100 ms from a thread (an HTTP client would be another process's job; a thread
+    shares the GIL with the server, so these figures are if anything pessimistic)."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.port = port
+        self.latencies: list[float] = []
+        self.failures = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        request = f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n\r\n".encode()
+        while not self.stop.wait(0.1):
+            began = time.perf_counter()
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=5) as sock:
+                    sock.sendall(request)
+                    ok = sock.recv(64).startswith(b"HTTP/1.1 200")
+            except OSError:
+                ok = False
+            if ok:
+                self.latencies.append(time.perf_counter() - began)
+            else:
+                self.failures += 1
+
+
+async def loop_lag(lags: list[float]) -> None:
+    """How late the event loop wakes from a short sleep: what every client waits on top of its work."""
+    while True:
+        began = time.perf_counter()
+        await asyncio.sleep(LAG_TICK_S)
+        lags.append(time.perf_counter() - began - LAG_TICK_S)
+
+
+async def viewers(server: Any, rng: random.Random) -> None:
+    """Viewers join the running session and leave after a while, one to three at a time."""
+    from websockets.asyncio.client import connect
+
+    async def watch(seconds: float) -> None:
+        if not server.sessions:
+            return
+        live = next(iter(server.sessions.values()))
+        url = f"ws://127.0.0.1:{server.port}/ws"
+        async with connect(url, proxy=None, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "role": "viewer", "session": live.id, "token": live.viewer_token}))
+            async with asyncio.timeout(seconds):
+                try:
+                    async for _ in ws:
+                        pass
+                except TimeoutError:
+                    pass
+
+    while True:
+        await asyncio.gather(*(watch(rng.uniform(5, 40)) for _ in range(rng.randint(1, 3))), return_exceptions=True)
+        await asyncio.sleep(rng.uniform(1, 10))
+
+
+def footprint() -> dict[str, float]:
+    status = Path("/proc/self/status").read_text().splitlines()
+    rss_kb = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    return {"rss_mb": rss_kb / 1024, "fds": len(os.listdir("/proc/self/fd")), "tasks": len(asyncio.all_tasks())}
+
+
+def slope_per_10min(samples: list[dict[str, float]], key: str) -> float | None:
+    if len(samples) < 3:
+        return None
+    t = np.array([s["t"] for s in samples])
+    y = np.array([s[key] for s in samples])
+    return float(np.polyfit(t, y, 1)[0] * 600)
+
+
+def pct(values: list[float], q: float) -> float | None:
+    return round(float(np.percentile(values, q)) * 1e3, 2) if values else None
+
+
+async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: str, flood: bool) -> dict[str, Any]:
+    from bench.live_latency import serve_on_loopback
+    from pipeline.config import Config
+    from pipeline.engine import load_engine
+
+    config = replace(Config(), host="127.0.0.1", port=0, llm=llm, llm_model=llm_model)
+    await asyncio.to_thread(load_engine, config)  # as serve does, before listening
+    server, backend = await serve_on_loopback(config)
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    processes = [start(publisher_process, url)] + ([start(flood_process, url)] if flood else [])
+    lags: list[float] = []
+    helpers = [asyncio.ensure_future(loop_lag(lags)), asyncio.ensure_future(viewers(server, random.Random(11)))]
+    probe = Healthz(server.port)
+    probe.start()
+    samples: list[dict[str, float]] = []
+    all_lags: list[float] = []
+    began = time.monotonic()
+    try:
+        while time.monotonic() - began < minutes * 60:
+            await asyncio.sleep(every)
+            window, lags[:] = lags[:], []
+            sample = {"t": round(time.monotonic() - began, 1), **footprint(),
+                      "lag_max_ms": round(max(window, default=0) * 1e3, 1), "sessions": len(server.sessions),
+                      "load1": os.getloadavg()[0]}
+            samples.append(sample)
+            all_lags.extend(window)
+            log.info("%s", json.dumps(sample))
+    finally:
+        probe.stop.set()
+        for helper in helpers:
+            helper.cancel()
+        for process in processes:
+            process.kill()
+        await server.close()
+        if backend is not None:
+            await backend.aclose()
+    steady = [s for s in samples if s["t"] >= warmup]
+    return {
+        "bench": "soak",
+        "minutes": minutes,
+        "llm": llm,
+        "flood": flood,
+        "samples": len(samples),
+        "rss_mb_start": round(steady[0]["rss_mb"], 1) if steady else None,
+        "rss_mb_end": round(samples[-1]["rss_mb"], 1) if samples else None,
+        "rss_mb_per_10min": _round(slope_per_10min(steady, "rss_mb")),
+        "fds_per_10min": _round(slope_per_10min(steady, "fds")),
+        "tasks_per_10min": _round(slope_per_10min(steady, "tasks")),
+        "loop_lag_ms_p99": pct(all_lags, 99),
+        "loop_lag_ms_max": pct(all_lags, 100),
+        "healthz_ms_p50": pct(probe.latencies, 50),
+        "healthz_ms_p99": pct(probe.latencies, 99),
+        "healthz_failures": probe.failures,
+        "session_alive_at_end": bool(samples and samples[-1]["sessions"]),
+        "finals": int(server.metrics.events.value("transcript.final")),
+        "load1_mean": round(float(np.mean([s["load1"] for s in samples])), 2) if samples else None,
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--minutes", type=float, default=30.0)
+    parser.add_argument("--every", type=float, default=10.0, help="seconds between samples")
+    parser.add_argument("--warmup", type=float, default=60.0, help="seconds left out of the slopes")
+    parser.add_argument("--llm", default="none")
+    parser.add_argument("--llm-model", default="")
+    parser.add_argument("--flood", action="store_true", help="also flood the server from another process")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
+    log.setLevel(logging.INFO)
+    result = asyncio.run(run(args.minutes, args.every, args.warmup, args.llm, args.llm_model, args.flood))
+    for key, value in result.items():
+        log.info("%-22s %s", key, value)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

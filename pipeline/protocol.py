@@ -1,0 +1,152 @@
+"""The /ws protocol's client side, as plain data: parsing and validating client messages, error frames.
+
+No sockets here: :func:`parse_client_message` turns one raw websocket message into a
+checked dict or raises :class:`Refusal`, which the server turns into an ``error``
+message (and, for a fatal refusal, a close code).  docs/protocol.md is the contract.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+CLIENT_TYPES = ("hello", "offer", "end")
+ROLES = ("publisher", "viewer")
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # matched whole (fullmatch): "$" would let "id\n" through
+MAX_DEPTH = 8  # hello options are the deepest thing a client sends; nothing needs more
+MAX_TEXT_FIELD = 256  # tokens and session ids
+MAX_SOURCE_LABEL = 200
+MAX_SDP_BYTES = 64 * 1024  # a browser offer with every candidate is 3-15 kB
+SDP_REQUIRED = ("v=0", "a=fingerprint:", "m=")
+
+# Close codes (RFC 6455): a refusal says why in the error message sent just before.
+CLOSE_NORMAL = 1000  # the session ended
+CLOSE_GOING_AWAY = 1001  # the server shuts down
+CLOSE_POLICY = 1008  # not authorised, no such session, no hello
+CLOSE_INTERNAL = 1011
+CLOSE_TRY_LATER = 1013  # full, or the client reads too slowly
+
+
+class Refusal(Exception):
+    """A client message we will not act on; ``close`` (a close code) when the connection must end."""
+
+    def __init__(self, code: str, message: str, close: int | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.close = close
+
+
+def parse_client_message(raw: str | bytes) -> dict[str, Any]:
+    """One client message: a JSON object with a known ``type``; raises :class:`Refusal` otherwise.
+
+    Whatever the text, the only exception that leaves is :class:`Refusal`: deep nesting
+    (RecursionError in ``json``), huge integers (ValueError) and lone surrogates are refused too.
+    """
+    if isinstance(raw, bytes):
+        raise Refusal("bad_message", "binary messages are not accepted: send JSON text")
+    try:
+        message = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise Refusal("bad_json", f"not valid JSON: {exc.msg} at position {exc.pos}") from None
+    except RecursionError:
+        raise Refusal("bad_json", f"JSON nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # e.g. an integer past Python's digit limit
+        raise Refusal("bad_json", f"not acceptable JSON: {str(exc)[:100]}") from None
+    check_json_shape(message)
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise Refusal("bad_message", 'a message is a JSON object with a "type" string')
+    if message["type"] not in CLIENT_TYPES:
+        known = ", ".join(CLIENT_TYPES)
+        raise Refusal("unknown_type", f"unknown message type {message['type'][:40]!r} (known: {known})")
+    return message
+
+
+def check_json_shape(value: Any, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse nesting deeper than ``max_depth`` and strings that are not valid Unicode text
+    (a lone surrogate such as ``"\\ud800"`` cannot be encoded as UTF-8, so it could never be sent back)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if not _is_text(item):
+                raise Refusal("bad_message", "strings must be valid Unicode (no lone surrogates)")
+        elif isinstance(item, (dict, list)):
+            if depth > max_depth:
+                raise Refusal("bad_json", f"JSON nested deeper than {max_depth} levels")
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+
+
+def _is_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@dataclass
+class Hello:
+    role: str
+    session: str | None = None
+    token: str = ""
+    resume: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        source = self.options.get("source")
+        return source[:MAX_SOURCE_LABEL] if isinstance(source, str) and source.strip() else "webrtc"
+
+    @property
+    def snapshot(self) -> bool:
+        return self.options.get("snapshot", True) is not False
+
+
+def parse_hello(message: dict[str, Any]) -> Hello:
+    """The fields of a hello, checked; raises ``bad_hello``."""
+    role = message.get("role")
+    if role not in ROLES:
+        raise Refusal("bad_hello", f"role must be 'publisher' or 'viewer', not {str(role)[:40]!r}")
+    session_id = message.get("session")
+    if session_id is not None and not valid_session_id(session_id):
+        raise Refusal("bad_hello", "a session id is 1-64 letters, digits, '-' or '_'")
+    texts = {}
+    for name in ("token", "resume"):
+        value = message.get(name) or ""
+        if not isinstance(value, str) or len(value) > MAX_TEXT_FIELD:
+            raise Refusal("bad_hello", f"{name} must be a string of at most {MAX_TEXT_FIELD} characters")
+        texts[name] = value
+    options = message.get("options") or {}
+    if not isinstance(options, dict):
+        raise Refusal("bad_hello", "options must be an object")
+    return Hello(role, session_id, texts["token"], texts["resume"], options)
+
+
+def valid_session_id(value: Any) -> bool:
+    return isinstance(value, str) and SESSION_ID.fullmatch(value) is not None
+
+
+def offer_sdp(message: dict[str, Any]) -> str:
+    """The SDP of an offer message, checked for size and the lines any answerable offer has."""
+    sdp = message.get("sdp")
+    if not isinstance(sdp, str) or not sdp.strip():
+        raise Refusal("bad_message", 'an offer carries the SDP as a string: {"type": "offer", "sdp": "v=0..."}')
+    if len(sdp) > MAX_SDP_BYTES:
+        raise Refusal("bad_sdp", f"the offer is larger than {MAX_SDP_BYTES} characters")
+    missing = [line for line in SDP_REQUIRED if line not in sdp]
+    if missing:
+        raise Refusal("bad_sdp", f"the offer lacks {', '.join(repr(m) for m in missing)} (a DTLS fingerprint and media)")
+    return sdp
+
+
+def error_message(code: str, message: str, *, fatal: bool = False) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message, "fatal": fatal})
+
+
+def close_reason(text: str) -> str:
+    """A close frame's reason holds at most 123 bytes of UTF-8."""
+    return text.encode()[:120].decode(errors="ignore")

@@ -1,0 +1,128 @@
+"""Admission and access policies: plain classes and functions, no sockets."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.policy.access import allowed_origins, check_bind, host_allowed, is_loopback, new_secret, tokens_match
+from pipeline.policy.admission import Admission, Limits
+
+
+def test_connection_caps_per_address_and_in_all():
+    admission = Admission(Limits(max_connections=3, max_connections_per_address=2))
+    assert admission.admit_connection("a", 0) is None
+    assert admission.admit_connection("a", 0) is None
+    assert admission.admit_connection("a", 0).code == "too_many_connections"
+    assert admission.admit_connection("b", 0) is None
+    assert admission.admit_connection("c", 0).code == "busy"
+    admission.release_connection("a")
+    assert admission.admit_connection("c", 0) is None
+    for address in "abcabc":
+        admission.release_connection(address)
+    admission.release_connection("never-admitted")
+    assert admission.connections == {}
+
+
+def test_session_caps():
+    admission = Admission(Limits(max_sessions=2, max_sessions_per_address=1))
+    assert admission.admit_session("a") is None
+    assert admission.admit_session("a").code == "too_many_sessions"
+    assert admission.admit_session("b") is None
+    assert admission.admit_session("c").code == "busy"
+    admission.release_session("a")
+    assert admission.admit_session("c") is None
+
+
+def test_auth_failures_lock_an_address_out_for_the_window():
+    admission = Admission(Limits(auth_failures=3, auth_window_s=60))
+    for t in (0, 1, 2):
+        assert not admission.locked_out("a", t)
+        admission.auth_failed("a", t)
+    assert admission.locked_out("a", 3) and not admission.locked_out("b", 3)
+    assert admission.admit_connection("a", 3).code == "rate_limited"
+    assert not admission.locked_out("a", 61)  # the first failure left the window
+    assert not admission.locked_out("a", 63) and admission._failures == {}  # forgotten entirely
+
+
+def test_hosts_names_must_be_ours():
+    for host in ("127.0.0.1:8080", "localhost:8080", "[::1]:8080", "192.168.1.20:8080", "LOCALHOST", "10.0.0.1"):
+        assert host_allowed(host, []), host
+    for host in ("evil.example:8080", "127.0.0.1.nip.io:8080", "", None, "localhost.evil.example"):
+        assert not host_allowed(host, []), host
+    assert host_allowed("meet.example.org:443", ["meet.example.org"])
+
+
+def test_origins_are_this_server_on_this_port_or_listed():
+    origins = allowed_origins(8080, [], ["https://app.example"])
+    assert origins[0] is None and "https://app.example" in origins
+    pattern = origins[1]
+    assert isinstance(pattern, re.Pattern)
+    for good in ("http://127.0.0.1:8080", "http://localhost:8080", "https://[::1]:8080", "http://10.1.2.3:8080"):
+        assert pattern.fullmatch(good), good
+    for bad in ("http://evil.example:8080", "http://127.0.0.1:9090", "http://127.0.0.1", "null"):
+        assert not pattern.fullmatch(bad), bad
+    assert allowed_origins(8080, [], ["*"]) is None
+    assert allowed_origins(443, [], [])[1].fullmatch("https://10.0.0.1")
+
+
+def test_a_public_bind_needs_a_token():
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost") and is_loopback("127.0.0.2")
+    assert not is_loopback("0.0.0.0") and not is_loopback("::") and not is_loopback("192.168.1.2")
+    assert check_bind("127.0.0.1", "") is None
+    assert "token" in check_bind("0.0.0.0", "")
+    assert check_bind("0.0.0.0", "s3cret") is None
+
+
+def test_secrets_are_unguessable_and_compared_safely():
+    secrets = {new_secret() for _ in range(100)}
+    assert len(secrets) == 100 and all(len(s) >= 22 for s in secrets)
+    assert tokens_match("abc", "abc") and not tokens_match("abd", "abc") and not tokens_match("", "")
+
+
+def test_credentials_are_redacted_from_urls():
+    from pipeline.policy.redact import redact
+
+    assert redact("rtsp://admin:hunter2@cam.local:554/live") == "rtsp://cam.local:554/live"
+    assert redact("cannot reach rtsp://u@h/x: refused") == "cannot reach rtsp://h/x: refused"
+    assert redact("ws://h:8080/ws?token=s3cret&x=1") == "ws://h:8080/ws?token=***&x=1"
+    assert redact("http://h/?a=1&api_key=k#f") == "http://h/?a=1&api_key=***#f"
+    assert redact("samples/meeting.mp4") == "samples/meeting.mp4"
+    assert redact("email me@example.org") == "email me@example.org"
+
+
+def test_liveness_timeouts_and_the_resume_grace():
+    from pipeline.policy.liveness import Liveness, Timeouts
+
+    t = Timeouts(offer_s=5, first_media_s=4, idle_media_s=3, resume_grace_s=2)
+    live = Liveness(t, now=0)
+    assert live.verdict(5) is None and live.verdict(5.1)[0] == "offer_timeout"
+    live.answered(5)
+    assert live.verdict(9) is None and live.verdict(9.1)[0] == "no_media"
+    live.media(9)
+    assert live.verdict(12) is None and live.verdict(12.1)[0] == "media_timeout"
+    live.media(12)
+    live.publisher_left(12)
+    live.media(13.5)
+    assert live.away and live.verdict(14) is None and live.verdict(14.1)[0] == "publisher_left"
+    live.publisher_back()
+    assert live.verdict(14.1) is None
+    live.media_lost(14.5)
+    assert live.verdict(16.5) is None and live.verdict(16.6)[0] == "media_failed"
+    live.answered(16)
+    assert live.verdict(19) is None
+
+
+def test_rtp_timestamps_keep_gaps_and_ignore_overlaps():
+    from pipeline.policy.mediatime import RTP_WRAP, AudioTimeline
+
+    timeline = AudioTimeline(max_gap_s=10.0)
+    assert timeline.gap(1000, 960, 48000) == 0.0
+    assert timeline.gap(1960, 960, 48000) == 0.0  # follows on
+    assert timeline.gap(2920 + 48000, 960, 48000) == 1.0  # one second of packets lost
+    assert timeline.gap(2920, 960, 48000) == 0.0  # a late duplicate adds nothing
+    assert timeline.gap(None, 960, 48000) == 0.0
+    assert timeline.gap(2920 + 48000 + 960 + 48000 * 3600, 960, 48000) == 10.0  # capped
+    wrap = AudioTimeline(max_gap_s=10.0, lead_in_s=2.5)
+    assert wrap.gap(RTP_WRAP - 960, 960, 48000) == 2.5  # the lead-in: the time the media was away
+    assert wrap.gap(0, 960, 48000) == 0.0  # across the 32-bit wrap
+    assert wrap.gap(960 + 4800, 960, 48000) == 0.1
