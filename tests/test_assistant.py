@@ -33,7 +33,7 @@ GOOD_TWIN = {
     **empty_state(),
     "summary": "Planning the website and the budget.",
     "people": [{"name": "Carol"}],
-    "action_items": [{"text": "Fix the search page", "owner": "Carol", "due": "Wednesday"}],
+    "action_items": [{"id": "a1", "text": "Fix the search page", "owner": "Carol", "due": "Wednesday"}],
 }
 HALLUCINATED_TWIN = {
     **GOOD_TWIN,
