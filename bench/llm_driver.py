@@ -32,7 +32,8 @@ from typing import Any, AsyncIterator
 
 import numpy as np
 
-from pipeline.assistant import COMMENT_INSTRUCTION, SYSTEM_PROMPT, Assistant
+from pipeline.assistant import Assistant
+from pipeline.prompts import COMMENT_INSTRUCTION, SYSTEM_PROMPT
 from pipeline.bus import EventBus
 from pipeline.config import Config
 from pipeline.events import AssistantDelta, AssistantDone, Event, TranscriptFinal
