@@ -30,8 +30,7 @@ import dataclasses
 import logging
 import math
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .config import Config
 from .events import (
@@ -46,7 +45,8 @@ from .events import (
     TwinState,
     VisionObservation,
 )
-from .llm.base import Backend, ChatRequest, Delta, Finished, LLMError, StreamItem
+from .llm.base import Backend, ChatRequest, LLMError
+from .llm_calls import Caller, StreamStats
 from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
 from .policy.frames import COVERED_NOTE, observation_text
@@ -66,42 +66,6 @@ if TYPE_CHECKING:
     from .vision import Keyframe
 
 log = logging.getLogger(__name__)
-
-@dataclass
-class _StreamStats:
-    """Progress of one backend stream, readable even if the stream was cancelled."""
-
-    began: float = 0.0
-    first_token: float | None = None
-    ended: float | None = None
-    deltas: int = 0
-    finished: Finished | None = None
-    timed_out: bool = False
-    text: str = ""
-
-    def tokens(self) -> int:
-        reported = self.finished.completion_tokens if self.finished else 0
-        return reported or self.deltas
-
-    def ttft_ms(self) -> float | None:
-        return None if self.first_token is None else round((self.first_token - self.began) * 1000, 3)
-
-    def tokens_per_s(self) -> float | None:
-        if self.first_token is None or self.ended is None or self.ended <= self.first_token:
-            return None
-        return round(self.tokens() / (self.ended - self.first_token), 2)
-
-
-async def _aclosing_stream(stream: AsyncIterator[StreamItem]) -> AsyncIterator[StreamItem]:
-    """Iterate ``stream`` and close it promptly however iteration ends (frees the model on cancel)."""
-    try:
-        async for item in stream:
-            yield item
-    finally:
-        aclose = getattr(stream, "aclose", None)
-        if aclose is not None:
-            await aclose()
-
 
 class Assistant:
     """Feeds transcript and vision events to the backend; emits assistant, twin and error events."""
@@ -127,7 +91,6 @@ class Assistant:
         self._clock = clock
         self.twin_updates = twin_updates
         self.twin_every_finals = twin_every_finals
-        self.wall_time_cap_s = wall_time_cap_s
         self.twin_budget_s = twin_budget_s
         self.max_tokens = config.llm_max_tokens
         self.twin_max_tokens = max(512, 2 * config.llm_max_tokens)
@@ -160,7 +123,7 @@ class Assistant:
             self.images = ImageBudget(config.vision_images_per_min)
         self._sighting: Sighting | None = None
 
-        self._slots = asyncio.Semaphore(max(1, backend.max_in_flight))
+        self.caller = Caller(backend, emit, clock, wall_time_cap_s)
         self._generations: dict[int, asyncio.Task[None]] = {}
         self._cancel_reasons: dict[int, str] = {}
         self._twin_task: asyncio.Task[None] | None = None
@@ -286,17 +249,17 @@ class Assistant:
 
     def _yield_to_question(self) -> None:
         """A question must not wait behind a twin update for the backend's slot."""
-        if self._twin_task is not None and self._slots.locked():
+        if self._twin_task is not None and self.caller.slots.locked():
             self._twin_task.cancel()
 
     async def _generate(self, start: Start, question: str | None) -> None:
         gen_id = start.gen_id
-        stats = _StreamStats()
+        stats = StreamStats()
         started = failed = cancelled = False
         reason = ""
         images: list[PromptImage] = []
         try:
-            async with self._slots:
+            async with self.caller.slots:
                 instruction = QUESTION_INSTRUCTION.format(question=question) if question else COMMENT_INSTRUCTION
                 if self.images is not None:
                     images = self.images.take(self._clock())
@@ -313,7 +276,7 @@ class Assistant:
                 )
                 started = True
                 emit_delta = lambda text: self._emit(AssistantDelta(generation=gen_id, text=text))  # noqa: E731
-                await self._stream(request, stats, emit_delta)
+                await self.caller.stream(request, stats, emit_delta)
         except asyncio.CancelledError:
             cancelled, reason = True, self._cancel_reasons.get(gen_id, "cancelled")
             raise
@@ -342,7 +305,7 @@ class Assistant:
             if not failed:
                 self._after_generation(gen_id, stats, cancelled)
 
-    def _after_generation(self, gen_id: int, stats: _StreamStats, cancelled: bool) -> None:
+    def _after_generation(self, gen_id: int, stats: StreamStats, cancelled: bool) -> None:
         if self._closed:
             return
         if not cancelled:
@@ -356,39 +319,6 @@ class Assistant:
         self._arm_timer()
 
     # --- backend calls --------------------------------------------------------------
-
-    async def _stream(
-        self, request: ChatRequest, stats: _StreamStats, on_delta: Callable[[str], Any] | None = None
-    ) -> str:
-        """Stream one request (the caller holds a slot); bounded by the wall-time cap."""
-        stats.began = self._clock()
-        parts: list[str] = []
-        try:
-            async with asyncio.timeout(self.wall_time_cap_s):
-                async for item in _aclosing_stream(self.backend.stream(request)):
-                    if isinstance(item, Delta):
-                        if stats.first_token is None:
-                            stats.first_token = self._clock()
-                        stats.deltas += 1
-                        parts.append(item.text)
-                        if on_delta is not None:
-                            on_delta(item.text)
-                    else:
-                        stats.finished = item
-        except TimeoutError:
-            stats.timed_out = True
-            cap = f"{self.wall_time_cap_s:g} s"
-            self._emit(Error(code="llm_timeout", message=f"{self.backend.name}: cut off at the {cap} wall-time cap"))
-        finally:
-            stats.ended = self._clock()
-            stats.text = "".join(parts)
-        return stats.text
-
-    async def _collect(self, request: ChatRequest, budget_s: float | None = None) -> str:
-        """One whole reply (twin, revision, summary); ``budget_s`` bounds the wait for a slot too."""
-        async with asyncio.timeout(None if budget_s is None else max(0.0, budget_s)):
-            async with self._slots:
-                return await self._stream(request, _StreamStats())
 
     def _report_backend_error(self, exc: BaseException, gen_id: int | None = None) -> str:
         """Emit an ``error`` event and start the backoff; returns the error code."""
@@ -455,7 +385,7 @@ class Assistant:
                 ],
             )
             try:
-                raws.append(await self._collect(revise, remaining))
+                raws.append(await self.caller.collect(revise, remaining))
             except TimeoutError:
                 break
             origins.append(f"revision {round_number}")
@@ -468,7 +398,7 @@ class Assistant:
         another while the latency budget lasts (the first always runs)."""
         requests = [request] + [dataclasses.replace(request, temperature=0.8) for _ in range(samples - 1)]
         if samples > 1 and self.backend.max_in_flight >= samples:
-            results = await asyncio.gather(*(self._collect(r) for r in requests), return_exceptions=True)
+            results = await asyncio.gather(*(self.caller.collect(r) for r in requests), return_exceptions=True)
             texts = [r for r in results if isinstance(r, str)]
             failures = [r for r in results if isinstance(r, BaseException)]
             if not texts:
@@ -476,13 +406,13 @@ class Assistant:
             for failure in failures:
                 self._report_backend_error(failure)
             return texts
-        texts = [await self._collect(requests[0])]
+        texts = [await self.caller.collect(requests[0])]
         for extra in requests[1:]:
             remaining = budget_end - self._clock()
             if remaining <= 0:
                 break
             try:
-                texts.append(await self._collect(extra, remaining))
+                texts.append(await self.caller.collect(extra, remaining))
             except TimeoutError:
                 break
         return texts
@@ -525,7 +455,7 @@ class Assistant:
             prompt = self.window.render(FOLD_INSTRUCTION.format(text="".join(b.text for b in blocks), words=words))
             request = ChatRequest(prompt.messages, max_tokens=self.window.summary_max_tokens + 32)
             try:
-                summary = await self._collect(request)
+                summary = await self.caller.collect(request)
             except Exception as exc:  # noqa: BLE001 - the note stays in the prompt, marked as such
                 self._report_backend_error(exc)
                 continue
