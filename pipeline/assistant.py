@@ -54,13 +54,13 @@ from .policy.images import SCENE_CHANGE, ImageBudget, Sighting, settle_scene
 from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier
 from .prompts import (
     COMMENT_INSTRUCTION,
-    FOLD_INSTRUCTION,
     NOTHING_NEW,
     QUESTION_INSTRUCTION,
     REVISE_INSTRUCTION,
     SYSTEM_PROMPT,
     TWIN_INSTRUCTION,
 )
+from .summary import SummaryFolder
 
 if TYPE_CHECKING:
     from .vision import Keyframe
@@ -124,13 +124,14 @@ class Assistant:
         self._sighting: Sighting | None = None
 
         self.caller = Caller(backend, emit, clock, wall_time_cap_s)
+        self.folder = SummaryFolder(
+            self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error
+        )
         self._generations: dict[int, asyncio.Task[None]] = {}
         self._cancel_reasons: dict[int, str] = {}
         self._twin_task: asyncio.Task[None] | None = None
         self._twin_wanted = False
         self._finals_since_twin = 0
-        self._fold_task: asyncio.Task[None] | None = None
-        self._fold_queue: list[Any] = []
         self._timer: asyncio.TimerHandle | None = None
         self._timer_deadline: float | None = None
         self._media_time = 0.0
@@ -162,6 +163,7 @@ class Assistant:
         The backend belongs to the caller, who closes it.
         """
         self._closed = True
+        self.folder.closed = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -169,7 +171,7 @@ class Assistant:
         for gen_id, task in self._generations.items():
             self._cancel_reasons[gen_id] = "closed"
             tasks.append(task)
-        tasks += [task for task in (self._twin_task, self._fold_task) if task is not None]
+        tasks += [task for task in (self._twin_task, self.folder.task) if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -206,7 +208,7 @@ class Assistant:
                 self.policy.note_context(now)
         else:
             return
-        self._fold_evicted()
+        self.folder.take_evicted()
         self._arm_timer()
 
     def _see(self, observation: VisionObservation, at: float, text: str) -> None:
@@ -312,7 +314,7 @@ class Assistant:
             answer = stats.text.strip()
             if answer and answer != NOTHING_NEW:
                 self.window.add(self._media_time, answer, SAID)
-                self._fold_evicted()
+                self.folder.take_evicted()
             if self._finals_since_twin:
                 self._want_twin()
         self._run(self.policy.on_generation_done(self._clock(), gen_id, cancelled))
@@ -431,38 +433,6 @@ class Assistant:
             why["origins"] = origins
             self._emit(TwinPatch(version=version, patch=patch, why=why, media_time=self._media_time))
 
-    # --- the running summary ------------------------------------------------------------
-
-    def _fold_evicted(self) -> None:
-        self._fold_queue.extend(self.window.take_evicted())
-        if self._fold_queue and self._fold_task is None and not self._closed:
-            self._fold_task = asyncio.create_task(self._fold_job(), name="assistant-fold")
-            self._fold_task.add_done_callback(self._fold_finished)
-
-    def _fold_finished(self, task: asyncio.Task[None]) -> None:
-        if task is self._fold_task:
-            self._fold_task = None
-        self._fold_evicted()  # blocks queued between the job's last check and now
-
-    async def _fold_job(self) -> None:
-        """Fold evicted blocks into the summary; a batch that fails stays a marked note."""
-        while self._fold_queue:
-            wait = self.policy.backoff_until() - self._clock()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            blocks, self._fold_queue = self._fold_queue, []
-            words = self.window.summary_max_tokens * 3 // 4
-            prompt = self.window.render(FOLD_INSTRUCTION.format(text="".join(b.text for b in blocks), words=words))
-            request = ChatRequest(prompt.messages, max_tokens=self.window.summary_max_tokens + 32)
-            try:
-                summary = await self.caller.collect(request)
-            except Exception as exc:  # noqa: BLE001 - the note stays in the prompt, marked as such
-                self._report_backend_error(exc)
-                continue
-            if summary.strip():
-                self.window.set_summary(summary, through_seq=blocks[-1].seq)
-                self._fold_queue.extend(self.window.take_evicted())
-
     # --- time ---------------------------------------------------------------------------
 
     def _arm_timer(self) -> None:
@@ -498,6 +468,5 @@ class Assistant:
             or self._generations
             or self._twin_task is not None
             or self._twin_wanted
-            or self._fold_task is not None
-            or self._fold_queue
+            or self.folder.busy
         )
