@@ -26,7 +26,6 @@ stage's), so the assistant never depends on the stage itself.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import math
 import time
@@ -41,7 +40,6 @@ from .events import (
     Event,
     TranscriptFinal,
     TranscriptPartial,
-    TwinPatch,
     TwinState,
     VisionObservation,
 )
@@ -50,17 +48,16 @@ from .llm_calls import Caller, StreamStats
 from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
 from .policy.frames import COVERED_NOTE, observation_text
-from .policy.images import SCENE_CHANGE, ImageBudget, Sighting, settle_scene
-from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier
+from .policy.images import SCENE_CHANGE, ImageBudget, Sighting
+from .policy.heard import HeardIndex
 from .prompts import (
     COMMENT_INSTRUCTION,
     NOTHING_NEW,
     QUESTION_INSTRUCTION,
-    REVISE_INSTRUCTION,
     SYSTEM_PROMPT,
-    TWIN_INSTRUCTION,
 )
 from .summary import SummaryFolder
+from .twin_updates import TwinUpdater
 
 if TYPE_CHECKING:
     from .vision import Keyframe
@@ -91,7 +88,6 @@ class Assistant:
         self._clock = clock
         self.twin_updates = twin_updates
         self.twin_every_finals = twin_every_finals
-        self.twin_budget_s = twin_budget_s
         self.max_tokens = config.llm_max_tokens
         self.twin_max_tokens = max(512, 2 * config.llm_max_tokens)
 
@@ -115,15 +111,18 @@ class Assistant:
             speculative=speculative,
             assistant_names=assistant_names,
         )
-        self.twin = TwinModel()
-        self.verifier = Verifier()
         self._latest_keyframe = latest_keyframe
         self.images: ImageBudget[PromptImage] | None = None  # None: this backend gets text only
         if latest_keyframe is not None and backend.supports_images and config.vision_images_per_min > 0:
             self.images = ImageBudget(config.vision_images_per_min)
         self._sighting: Sighting | None = None
 
+        self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
         self.caller = Caller(backend, emit, clock, wall_time_cap_s)
+        self.twin_updater = TwinUpdater(
+            config, self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
+            max_tokens=self.twin_max_tokens, budget_s=twin_budget_s,
+        )
         self.folder = SummaryFolder(
             self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error
         )
@@ -137,6 +136,10 @@ class Assistant:
         self._media_time = 0.0
         self._question = ""
         self._closed = False
+
+    @property
+    def twin(self):  # noqa: ANN201 - the TwinModel, read by the session's snapshot
+        return self.twin_updater.twin
 
     # --- lifecycle --------------------------------------------------------------
 
@@ -188,6 +191,7 @@ class Assistant:
                 return
             self._media_time = max(self._media_time, event.end)
             self.window.add(event.start, event.text)
+            self.heard.add(event.text)
             if self.policy.is_question(event.text):
                 self._question = event.text
             self._run(self.policy.on_final(now, event.text))
@@ -201,6 +205,7 @@ class Assistant:
             self._media_time = max(self._media_time, at)
             text = observation_text(event.kind, event.score, event.note)
             self.window.add(at, text, SEEN)
+            self.heard.add(text)
             self._see(event, at, text)
             if event.kind == SCENE_CHANGE:
                 self._run(self.policy.on_scene(now))
@@ -350,7 +355,8 @@ class Assistant:
 
     async def _twin_job(self) -> None:
         try:
-            await self._update_twin()
+            await self.twin_updater.update(self._sighting, self._media_time, lambda: self._media_time)
+            self.policy.on_backend_ok()
         except Exception as exc:  # noqa: BLE001 - the twin keeps its last valid state
             self._twin_wanted = True
             self._report_backend_error(exc)
@@ -362,76 +368,6 @@ class Assistant:
             self._twin_wanted = True  # e.g. it made way for a question: run again later
         # Restarted from the timer, so work scheduled meanwhile (a question) goes first.
         self._arm_timer()
-
-    async def _update_twin(self) -> None:
-        budget_end = self._clock() + self.twin_budget_s
-        sighting, context_time = self._sighting, self._media_time  # what this prompt shows the model
-        prompt = self.window.render(TWIN_INSTRUCTION, twin_state=self.twin.state)
-        request = ChatRequest(prompt.messages, max_tokens=self.twin_max_tokens, response_format=TWIN_RESPONSE_FORMAT)
-        raws = await self._sample(request, max(1, self.config.llm_samples), budget_end)
-        origins = ["sample"] * len(raws)
-        transcript = self.window.grounding_text()
-        verdict = self.verifier.pick(raws, self.twin, transcript)
-        for round_number in range(1, self.config.llm_refine + 1):
-            best = verdict.scores[verdict.winner if verdict.winner is not None else 0]
-            critique = self.verifier.critique(best)
-            remaining = budget_end - self._clock()
-            if not critique or remaining <= 0:
-                break
-            revise = dataclasses.replace(
-                request,
-                messages=request.messages
-                + [
-                    {"role": "assistant", "content": raws[best.index]},
-                    {"role": "user", "content": REVISE_INSTRUCTION.format(critique=critique)},
-                ],
-            )
-            try:
-                raws.append(await self.caller.collect(revise, remaining))
-            except TimeoutError:
-                break
-            origins.append(f"revision {round_number}")
-            verdict = self.verifier.pick(raws, self.twin, transcript)
-        self.policy.on_backend_ok()
-        self._publish_twin(verdict, origins, sighting, context_time)
-
-    async def _sample(self, request: ChatRequest, samples: int, budget_end: float) -> list[str]:
-        """``samples`` candidates: in parallel when the backend sustains it, else one after
-        another while the latency budget lasts (the first always runs)."""
-        requests = [request] + [dataclasses.replace(request, temperature=0.8) for _ in range(samples - 1)]
-        if samples > 1 and self.backend.max_in_flight >= samples:
-            results = await asyncio.gather(*(self.caller.collect(r) for r in requests), return_exceptions=True)
-            texts = [r for r in results if isinstance(r, str)]
-            failures = [r for r in results if isinstance(r, BaseException)]
-            if not texts:
-                raise failures[0]
-            for failure in failures:
-                self._report_backend_error(failure)
-            return texts
-        texts = [await self.caller.collect(requests[0])]
-        for extra in requests[1:]:
-            remaining = budget_end - self._clock()
-            if remaining <= 0:
-                break
-            try:
-                texts.append(await self.caller.collect(extra, remaining))
-            except TimeoutError:
-                break
-        return texts
-
-    def _publish_twin(
-        self, verdict: Verdict, origins: list[str], sighting: Sighting | None, context_time: float
-    ) -> None:
-        if verdict.state is None:
-            errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
-            self._emit(Error(code="twin_invalid", message=f"model output rejected, twin unchanged: {errors}"))
-            return
-        scene = settle_scene(verdict.state["scene"], self.twin.state["scene"], sighting, context_time)
-        patch, version = self.twin.apply({**verdict.state, "scene": scene})
-        if patch:
-            why = verdict.why
-            why["origins"] = origins
-            self._emit(TwinPatch(version=version, patch=patch, why=why, media_time=self._media_time))
 
     # --- time ---------------------------------------------------------------------------
 
