@@ -1,19 +1,22 @@
 """The thin asyncio adapter that feeds the rolling context to an LLM backend.
 
-The thinking lives in the policies (``pipeline.policy``): the context window and
-its prompt layout, the driver (what runs when), the twin model and verifier.
-This module only carries out their decisions: it subscribes to the event bus,
-streams the backend, emits ``assistant.*``, ``twin.*`` and ``error`` events,
-and keeps three kinds of background work going without ever blocking the
-transcript:
+The thinking lives in the policies (``pipeline.policy``): utterance grouping, the
+context window and its prompt layout, the driver (what runs when), the twin
+model and verifier, the answer checks.  This module routes events and runs the
+driver's generations; the other kinds of work have their own modules:
 
-* answers/commentary, one task per generation, started and cancelled by the driver;
-* twin updates, a schema-constrained call (optionally N samples and K revisions
-  judged by the verifier) after answers and every few finals, never more than one
-  running and one wanted;
-* folding evicted context blocks into the running summary.
+* commentary and answers, one task per generation, started and cancelled by the
+  driver (here).  The unit is the utterance: finals are grouped first.  A question
+  addressed to the assistant is the prompt's task, verbatim, with the current twin;
+  its answer is checked before anyone sees it (one retry, then for list questions
+  an answer composed from the twin);
+* twin updates (:mod:`pipeline.twin_updates`), grounded against everything heard
+  this session (:class:`~pipeline.policy.heard.HeardIndex`), after answers and
+  every few utterances, never more than one running and one wanted;
+* folding evicted context blocks into the running summary (:mod:`pipeline.summary`).
 
-Every call renders the same byte-stable prompt front, so llama.cpp's KV cache and
+All of them reach the backend through one :class:`~pipeline.llm_calls.Caller`, and
+every call renders the same byte-stable prompt front, so llama.cpp's KV cache and
 providers' prompt caches are reused by all three kinds.
 
 What the camera shows enters the context as compact text (``(seen)`` lines) for
@@ -45,17 +48,14 @@ from .events import (
 )
 from .llm.base import Backend, ChatRequest, LLMError
 from .llm_calls import Caller, StreamStats
+from .policy.answers import NO_ANSWER, AnswerChecker, compose_from_twin, question_kind
 from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
 from .policy.frames import COVERED_NOTE, observation_text
-from .policy.images import SCENE_CHANGE, ImageBudget, Sighting
 from .policy.heard import HeardIndex
-from .prompts import (
-    COMMENT_INSTRUCTION,
-    NOTHING_NEW,
-    QUESTION_INSTRUCTION,
-    SYSTEM_PROMPT,
-)
+from .policy.images import SCENE_CHANGE, ImageBudget, Sighting
+from .policy.utterances import Utterance, UtteranceGrouper
+from .prompts import COMMENT_INSTRUCTION, NOTHING_NEW, QUESTION_INSTRUCTION, RETRY_INSTRUCTION, SYSTEM_PROMPT
 from .summary import SummaryFolder
 from .twin_updates import TwinUpdater
 
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from .vision import Keyframe
 
 log = logging.getLogger(__name__)
+
 
 class Assistant:
     """Feeds transcript and vision events to the backend; emits assistant, twin and error events."""
@@ -76,7 +77,7 @@ class Assistant:
         *,
         speculative: bool = False,
         twin_updates: bool = True,
-        twin_every_finals: int = 3,
+        twin_every_utterances: int = 3,
         wall_time_cap_s: float = 120.0,
         twin_budget_s: float = 60.0,
         assistant_names: tuple[str, ...] = ("assistant", "streamtwin"),
@@ -87,14 +88,14 @@ class Assistant:
         self._emit = emit
         self._clock = clock
         self.twin_updates = twin_updates
-        self.twin_every_finals = twin_every_finals
+        self.twin_every_utterances = twin_every_utterances
         self.max_tokens = config.llm_max_tokens
-        self.twin_max_tokens = max(512, 2 * config.llm_max_tokens)
+        twin_max_tokens = max(512, 2 * config.llm_max_tokens)
 
         # backend.context_tokens already leaves room for a reply of llm_max_tokens; keep a
         # quarter for the volatile part (twin JSON, instruction) and the twin's longer reply.
         context_tokens = config.llm_context_tokens or backend.context_tokens
-        budget = context_tokens - context_tokens // 4 - (self.twin_max_tokens - self.max_tokens)
+        budget = context_tokens - context_tokens // 4 - (twin_max_tokens - self.max_tokens)
         self.window = ContextWindow(
             budget,
             block_tokens=min(2048, max(64, budget // 10)),
@@ -111,26 +112,29 @@ class Assistant:
             speculative=speculative,
             assistant_names=assistant_names,
         )
+        self.utterances = UtteranceGrouper()
+        self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
+        self.answers = AnswerChecker()
+        self._answered: list[str] = []
+        self.caller = Caller(backend, emit, clock, wall_time_cap_s)
+        self.twin_updater = TwinUpdater(
+            config, self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
+            max_tokens=twin_max_tokens, budget_s=twin_budget_s,
+        )
+        self.folder = SummaryFolder(
+            self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error
+        )
         self._latest_keyframe = latest_keyframe
         self.images: ImageBudget[PromptImage] | None = None  # None: this backend gets text only
         if latest_keyframe is not None and backend.supports_images and config.vision_images_per_min > 0:
             self.images = ImageBudget(config.vision_images_per_min)
         self._sighting: Sighting | None = None
 
-        self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
-        self.caller = Caller(backend, emit, clock, wall_time_cap_s)
-        self.twin_updater = TwinUpdater(
-            config, self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
-            max_tokens=self.twin_max_tokens, budget_s=twin_budget_s,
-        )
-        self.folder = SummaryFolder(
-            self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error
-        )
         self._generations: dict[int, asyncio.Task[None]] = {}
         self._cancel_reasons: dict[int, str] = {}
         self._twin_task: asyncio.Task[None] | None = None
         self._twin_wanted = False
-        self._finals_since_twin = 0
+        self._utterances_since_twin = 0
         self._timer: asyncio.TimerHandle | None = None
         self._timer_deadline: float | None = None
         self._media_time = 0.0
@@ -149,10 +153,13 @@ class Assistant:
 
     async def drain(self, timeout_s: float | None = None) -> bool:
         """Wait until no generation, twin update or summary fold runs or is pending
-        (finals not yet in the twin get one last update).  False on timeout."""
-        if self._finals_since_twin:
+        (the open utterance counts as complete; utterances not yet in the twin get one
+        last update).  False on timeout."""
+        for utterance in self.utterances.flush():
+            self._on_utterance(utterance)
+        if self._utterances_since_twin:
             self._want_twin()
-            self._arm_timer()
+        self._arm_timer()
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while self._busy():
             if deadline is not None and time.monotonic() >= deadline:
@@ -187,18 +194,15 @@ class Assistant:
             return
         now = self._clock()
         if isinstance(event, TranscriptFinal):
-            if not event.text.strip():
-                return
             self._media_time = max(self._media_time, event.end)
-            self.window.add(event.start, event.text)
-            self.heard.add(event.text)
-            if self.policy.is_question(event.text):
-                self._question = event.text
-            self._run(self.policy.on_final(now, event.text))
-            self._finals_since_twin += 1
-            if self._finals_since_twin >= self.twin_every_finals:
-                self._want_twin()
+            done = self.utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
+            for utterance in done:
+                self._on_utterance(utterance)
+            if not done:
+                return
         elif isinstance(event, TranscriptPartial):
+            for utterance in self.utterances.on_speech(event.start):
+                self._on_utterance(utterance)
             self._run(self.policy.on_partial(now, event.text))
         elif isinstance(event, VisionObservation):
             at = event.media_time if event.media_time is not None else self._media_time
@@ -213,6 +217,19 @@ class Assistant:
                 self.policy.note_context(now)
         else:
             return
+        self.folder.take_evicted()
+        self._arm_timer()
+
+    def _on_utterance(self, utterance: Utterance) -> None:
+        """A whole utterance: into the window and the session index, then to the driver."""
+        self.window.add(utterance.start, utterance.text)
+        self.heard.add(utterance.text)
+        if self.policy.is_addressed(utterance.text):
+            self._question = utterance.text
+        self._run(self.policy.on_final(self._clock(), utterance.text))
+        self._utterances_since_twin += 1
+        if self._utterances_since_twin >= self.twin_every_utterances:
+            self._want_twin()
         self.folder.take_evicted()
         self._arm_timer()
 
@@ -267,10 +284,14 @@ class Assistant:
         images: list[PromptImage] = []
         try:
             async with self.caller.slots:
-                instruction = QUESTION_INSTRUCTION.format(question=question) if question else COMMENT_INSTRUCTION
                 if self.images is not None:
                     images = self.images.take(self._clock())
-                prompt = self.window.render(instruction, speaking_now=start.speculative_text, images=images)
+                if question:
+                    prompt = self.window.render(
+                        QUESTION_INSTRUCTION.format(question=question), twin_state=self.twin.state, images=images
+                    )
+                else:
+                    prompt = self.window.render(COMMENT_INSTRUCTION, speaking_now=start.speculative_text, images=images)
                 request = ChatRequest(prompt.messages, max_tokens=self.max_tokens)
                 self._emit(
                     AssistantStarted(
@@ -278,12 +299,17 @@ class Assistant:
                         trigger=start.trigger,
                         backend=self.backend.name,
                         model=self.backend.model,
+                        question=question or "",
                         media_time=self._media_time,
                     )
                 )
                 started = True
                 emit_delta = lambda text: self._emit(AssistantDelta(generation=gen_id, text=text))  # noqa: E731
-                await self.caller.stream(request, stats, emit_delta)
+                if question:
+                    stats.text = await self._answer(request, question, stats)
+                    emit_delta(stats.text)  # checked first, then shown whole
+                else:
+                    await self.caller.stream(request, stats, emit_delta)
         except asyncio.CancelledError:
             cancelled, reason = True, self._cancel_reasons.get(gen_id, "cancelled")
             raise
@@ -312,6 +338,26 @@ class Assistant:
             if not failed:
                 self._after_generation(gen_id, stats, cancelled)
 
+    async def _answer(self, request: ChatRequest, question: str, stats: StreamStats) -> str:
+        """The model's answer if it passes the check (one retry), else one composed from the twin
+        for list questions, else an honest "not found"."""
+        problem = ""
+        for attempt in range(2):
+            if attempt:
+                retry = RETRY_INSTRUCTION.format(problem=problem)
+                request = ChatRequest(
+                    request.messages + [{"role": "assistant", "content": text}, {"role": "user", "content": retry}],
+                    max_tokens=self.max_tokens,
+                )
+            text = (await self.caller.stream(request, stats)).strip()
+            problem = self.answers.problem(text, question, self.heard, self.twin.state, self._answered)
+            if not problem:
+                self._answered.append(text)
+                return text
+            log.info("answer to %r rejected (%s): %r", question, problem, text[:200])
+        kind = question_kind(question)
+        return compose_from_twin(kind, self.twin.state, question) if kind else NO_ANSWER
+
     def _after_generation(self, gen_id: int, stats: StreamStats, cancelled: bool) -> None:
         if self._closed:
             return
@@ -320,12 +366,10 @@ class Assistant:
             if answer and answer != NOTHING_NEW:
                 self.window.add(self._media_time, answer, SAID)
                 self.folder.take_evicted()
-            if self._finals_since_twin:
+            if self._utterances_since_twin:
                 self._want_twin()
         self._run(self.policy.on_generation_done(self._clock(), gen_id, cancelled))
         self._arm_timer()
-
-    # --- backend calls --------------------------------------------------------------
 
     def _report_backend_error(self, exc: BaseException, gen_id: int | None = None) -> str:
         """Emit an ``error`` event and start the backoff; returns the error code."""
@@ -349,7 +393,7 @@ class Assistant:
         if self._twin_task is not None or self._clock() < self.policy.backoff_until():
             return
         self._twin_wanted = False
-        self._finals_since_twin = 0
+        self._utterances_since_twin = 0
         self._twin_task = asyncio.create_task(self._twin_job(), name="assistant-twin")
         self._twin_task.add_done_callback(self._twin_finished)
 

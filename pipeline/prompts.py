@@ -14,13 +14,19 @@ SYSTEM_PROMPT = (
     "Never invent names, dates or tasks."
 )
 COMMENT_INSTRUCTION = "Comment on the latest lines in one short sentence, or reply - if nothing new matters."
-QUESTION_INSTRUCTION = 'Answer the question just asked: "{question}"'
+# The question goes in verbatim: it is the task, not one more line of context.
+QUESTION_INSTRUCTION = (
+    "Someone just asked you: {question}\n"
+    "Answer that question only, in at most three sentences, from the transcript and the twin state above."
+)
+RETRY_INSTRUCTION = "Your previous answer was not used ({problem}). Answer again, differently and only from what was said."
 TWIN_INSTRUCTION = (
     "Update the twin state above from the whole transcript. Reply with the complete JSON object only, with the keys "
-    'people [{name, role}], action_items [{text, owner, due}] (owner and due as said, "" when not said), '
-    "decisions, open_questions, topics, scene {description, updated_at} (what the camera shows, from the (seen) "
-    "lines), summary (where the session stands, in two or three sentences). Keep what is still true; add only "
-    "what the transcript supports."
+    'people [{name, role}], action_items [{id, text, owner, due}] (keep the id of an item you update; owner is a '
+    'person named in the transcript or "unassigned"; due as said, "" when not said; when someone corrects an owner '
+    "or a date, the item takes the correction), decisions, open_questions, topics, scene {description, updated_at} "
+    "(what the camera shows, from the (seen) lines), summary (where the session stands, in two or three "
+    "sentences). Keep what is still true; add only what the transcript supports."
 )
 REVISE_INSTRUCTION = (
     "A checker found these problems in that JSON:\n{critique}\nReply with the corrected complete JSON object only."
