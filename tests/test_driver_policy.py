@@ -41,11 +41,12 @@ def test_questions_get_their_trigger_and_are_not_preempted_by_ordinary_speech():
     assert policy.on_generation_done(5.0, 1) == [Start(2, "final")]
 
 
-def test_a_question_preempts_ordinary_commentary_and_a_newer_question():
+def test_a_question_preempts_ordinary_commentary_but_a_newer_question_waits_for_the_answer():
     policy = DriverPolicy(preempt=True)
     assert policy.on_final(0.0, "The site is slow.") == [Start(1, "final")]
     assert policy.on_final(1.0, "Assistant, why is it slow?") == [Cancel(1, "preempted"), Start(2, "question")]
-    assert policy.on_final(2.0, "Assistant, who will fix it?") == [Cancel(2, "preempted"), Start(3, "question")]
+    assert policy.on_final(2.0, "Assistant, who will fix it?") == []
+    assert policy.on_generation_done(3.0, 2) == [Start(3, "question")]
 
 
 def test_a_pending_question_keeps_its_priority_over_later_finals():

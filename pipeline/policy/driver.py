@@ -272,11 +272,14 @@ class DriverPolicy:
         return commands
 
     def _victim(self, trigger: str) -> int | None:
-        """The oldest running generation that ``trigger`` may preempt, if any."""
+        """The oldest running generation that ``trigger`` may preempt, if any.
+
+        Nothing preempts an answer to a question, not even a newer question: that one
+        waits for the slot (someone asked, and is waiting for this answer)."""
         if not self.preempt or trigger not in _PREEMPTIVE:
             return None
         for gen_id, running_trigger in self._running.items():
-            if running_trigger != QUESTION or trigger == QUESTION:
+            if running_trigger != QUESTION:
                 return gen_id
         return None
 
