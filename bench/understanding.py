@@ -9,8 +9,8 @@ task) precision, recall and F1; decisions and open questions recall; people
 precision; question answering accuracy (every key fact in the answer; a wrong or
 off-topic answer has none); seconds from the question's last final to its answer;
 owners shown that nobody said.  Works with any backend (``--llm groq`` with a key
-scores the hosted model); ``--llm none`` has no twin and no answers.  Prints a table,
-then one JSON line.
+scores the hosted model); ``--llm none`` scores the rule-based twin and the answers
+composed from it (or quoted from the transcript).  Prints a table, then one JSON line.
 """
 
 from __future__ import annotations
@@ -129,6 +129,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         {"llm": args.llm, "llm_model": args.llm_model or None, "asr_model": args.asr_model or None}
     )
     config.vision = False
+    config.twin_without_llm = args.llm == "none"  # the rules' twin and answers composed from it
     config.llm_drain_s = args.drain_s
     backend = make_backend(config)
     names = [args.only] if args.only else sorted(p.stem for p in EVAL.glob("*.json"))

@@ -48,7 +48,7 @@ from .events import (
 )
 from .llm.base import Backend, ChatRequest, LLMError
 from .llm_calls import Caller, StreamStats
-from .policy.answers import NO_ANSWER, AnswerChecker, compose_from_twin, question_kind
+from .policy.answers import NO_ANSWER, AnswerChecker, compose_from_twin, question_kind, quote_answer
 from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
 from .policy.frames import COVERED_NOTE, observation_text
@@ -71,7 +71,7 @@ class Assistant:
     def __init__(
         self,
         config: Config,
-        backend: Backend,
+        backend: Backend | None,
         emit: Callable[[Event], Any],
         clock: Callable[[], float] = time.monotonic,
         *,
@@ -94,7 +94,7 @@ class Assistant:
 
         # backend.context_tokens already leaves room for a reply of llm_max_tokens; keep a
         # quarter for the volatile part (twin JSON, instruction) and the twin's longer reply.
-        context_tokens = config.llm_context_tokens or backend.context_tokens
+        context_tokens = config.llm_context_tokens or (backend.context_tokens if backend else 4096)
         budget = context_tokens - context_tokens // 4 - (twin_max_tokens - self.max_tokens)
         self.window = ContextWindow(
             budget,
@@ -102,13 +102,15 @@ class Assistant:
             system_prompt=SYSTEM_PROMPT,
             low_water=0.75,
         )
+        in_flight = backend.max_in_flight if backend else 1
+        backend_name = backend.name if backend else "none"
         self.policy = DriverPolicy(
             # More than the backend sustains would only queue in front of its slots.
-            max_in_flight=min(config.llm_max_in_flight or backend.max_in_flight, backend.max_in_flight),
+            max_in_flight=min(config.llm_max_in_flight or in_flight, in_flight),
             preempt=config.llm_preempt,
             heartbeat_s=config.llm_heartbeat_s,
             # Restarting a hosted model costs milliseconds; a CPU model's prompt pass costs seconds.
-            debounce_s=config.llm_debounce_s if config.llm_debounce_s >= 0 else (0.4 if backend.name == "local" else 0.0),
+            debounce_s=config.llm_debounce_s if config.llm_debounce_s >= 0 else (0.4 if backend_name == "local" else 0.0),
             speculative=speculative,
             assistant_names=assistant_names,
         )
@@ -116,17 +118,23 @@ class Assistant:
         self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
         self.answers = AnswerChecker()
         self._answered: list[str] = []
-        self.caller = Caller(backend, emit, clock, wall_time_cap_s)
+        # Without a model (--llm none with twin_without_llm) the twin comes from the rules alone
+        # and questions are answered from the twin or by quoting what was said.
+        self.caller = Caller(backend, emit, clock, wall_time_cap_s) if backend else None
+        self._slots = self.caller.slots if self.caller else asyncio.Semaphore(1)
         self.twin_updater = TwinUpdater(
             config, self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
             max_tokens=twin_max_tokens, budget_s=twin_budget_s,
         )
-        self.folder = SummaryFolder(
-            self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error
+        self.folder = (
+            SummaryFolder(self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error)
+            if self.caller
+            else None
         )
         self._latest_keyframe = latest_keyframe
         self.images: ImageBudget[PromptImage] | None = None  # None: this backend gets text only
-        if latest_keyframe is not None and backend.supports_images and config.vision_images_per_min > 0:
+        sees = backend is not None and backend.supports_images
+        if latest_keyframe is not None and sees and config.vision_images_per_min > 0:
             self.images = ImageBudget(config.vision_images_per_min)
         self._sighting: Sighting | None = None
 
@@ -173,7 +181,8 @@ class Assistant:
         The backend belongs to the caller, who closes it.
         """
         self._closed = True
-        self.folder.closed = True
+        if self.folder is not None:
+            self.folder.closed = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -181,7 +190,7 @@ class Assistant:
         for gen_id, task in self._generations.items():
             self._cancel_reasons[gen_id] = "closed"
             tasks.append(task)
-        tasks += [task for task in (self._twin_task, self.folder.task) if task is not None]
+        tasks += [task for task in (self._twin_task, self.folder and self.folder.task) if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -217,20 +226,28 @@ class Assistant:
                 self.policy.note_context(now)
         else:
             return
-        self.folder.take_evicted()
+        self._fold()
         self._arm_timer()
 
+    def _fold(self) -> None:
+        if self.folder is not None:
+            self.folder.take_evicted()
+        else:
+            self.window.take_evicted()  # no model to summarise with: the marked notes stay
+
     def _on_utterance(self, utterance: Utterance) -> None:
-        """A whole utterance: into the window and the session index, then to the driver."""
+        """A whole utterance: into the window, the session index and the rules, then to the driver."""
         self.window.add(utterance.start, utterance.text)
         self.heard.add(utterance.text)
+        if not self.policy.is_addressed(utterance.text):
+            self.twin_updater.add(utterance.text)
         if self.policy.is_addressed(utterance.text):
             self._question = utterance.text
         self._run(self.policy.on_final(self._clock(), utterance.text))
         self._utterances_since_twin += 1
         if self._utterances_since_twin >= self.twin_every_utterances:
             self._want_twin()
-        self.folder.take_evicted()
+        self._fold()
         self._arm_timer()
 
     def _see(self, observation: VisionObservation, at: float, text: str) -> None:
@@ -273,7 +290,7 @@ class Assistant:
 
     def _yield_to_question(self) -> None:
         """A question must not wait behind a twin update for the backend's slot."""
-        if self._twin_task is not None and self.caller.slots.locked():
+        if self._twin_task is not None and self._slots.locked():
             self._twin_task.cancel()
 
     async def _generate(self, start: Start, question: str | None) -> None:
@@ -283,7 +300,9 @@ class Assistant:
         reason = ""
         images: list[PromptImage] = []
         try:
-            async with self.caller.slots:
+            async with self._slots:
+                if self.caller is None and not question:
+                    return  # no model: nothing to comment with
                 if self.images is not None:
                     images = self.images.take(self._clock())
                 if question:
@@ -297,8 +316,8 @@ class Assistant:
                     AssistantStarted(
                         generation=gen_id,
                         trigger=start.trigger,
-                        backend=self.backend.name,
-                        model=self.backend.model,
+                        backend=self.backend.name if self.backend else "none",
+                        model=self.backend.model if self.backend else "",
                         question=question or "",
                         media_time=self._media_time,
                     )
@@ -306,7 +325,10 @@ class Assistant:
                 started = True
                 emit_delta = lambda text: self._emit(AssistantDelta(generation=gen_id, text=text))  # noqa: E731
                 if question:
-                    stats.text = await self._answer(request, question, stats)
+                    if self.caller is None:
+                        stats.text = self._fallback(question)
+                    else:
+                        stats.text = await self._answer(request, question, stats)
                     emit_delta(stats.text)  # checked first, then shown whole
                 else:
                     await self.caller.stream(request, stats, emit_delta)
@@ -341,6 +363,7 @@ class Assistant:
     async def _answer(self, request: ChatRequest, question: str, stats: StreamStats) -> str:
         """The model's answer if it passes the check (one retry), else one composed from the twin
         for list questions, else an honest "not found"."""
+        assert self.caller is not None
         problem = ""
         for attempt in range(2):
             if attempt:
@@ -350,13 +373,20 @@ class Assistant:
                     max_tokens=self.max_tokens,
                 )
             text = (await self.caller.stream(request, stats)).strip()
-            problem = self.answers.problem(text, question, self.heard, self.twin.state, self._answered)
+            state = self.twin_updater.freshest()
+            problem = self.answers.problem(text, question, self.heard, state, self._answered)
             if not problem:
                 self._answered.append(text)
                 return text
             log.info("answer to %r rejected (%s): %r", question, problem, text[:200])
+        return self._fallback(question)
+
+    def _fallback(self, question: str) -> str:
+        """An answer without the model: list questions from the twin, others by quoting what was said."""
         kind = question_kind(question)
-        return compose_from_twin(kind, self.twin.state, question) if kind else NO_ANSWER
+        if kind:
+            return compose_from_twin(kind, self.twin_updater.freshest(), question)
+        return quote_answer(question, self.heard, self.policy.is_addressed) or NO_ANSWER
 
     def _after_generation(self, gen_id: int, stats: StreamStats, cancelled: bool) -> None:
         if self._closed:
@@ -365,7 +395,7 @@ class Assistant:
             answer = stats.text.strip()
             if answer and answer != NOTHING_NEW:
                 self.window.add(self._media_time, answer, SAID)
-                self.folder.take_evicted()
+                self._fold()
             if self._utterances_since_twin:
                 self._want_twin()
         self._run(self.policy.on_generation_done(self._clock(), gen_id, cancelled))
@@ -373,12 +403,13 @@ class Assistant:
 
     def _report_backend_error(self, exc: BaseException, gen_id: int | None = None) -> str:
         """Emit an ``error`` event and start the backoff; returns the error code."""
+        name = self.backend.name if self.backend else "none"
         if not isinstance(exc, LLMError):
-            log.error("backend %s failed unexpectedly", self.backend.name, exc_info=exc)
+            log.error("backend %s failed unexpectedly", name, exc_info=exc)
             exc = LLMError("internal", f"{type(exc).__name__}: {exc}")
         code = f"llm_{exc.code}"
         retry = f" (retry after {exc.retry_after:g} s)" if exc.retry_after else ""
-        self._emit(Error(code=code, message=f"{self.backend.name}: {exc.message}{retry}"))
+        self._emit(Error(code=code, message=f"{name}: {exc.message}{retry}"))
         self.policy.on_backend_error(self._clock(), exc.retry_after, gen_id)
         self._arm_timer()
         return code
@@ -448,5 +479,5 @@ class Assistant:
             or self._generations
             or self._twin_task is not None
             or self._twin_wanted
-            or self.folder.busy
+            or (self.folder is not None and self.folder.busy)
         )

@@ -67,8 +67,9 @@ class Session:
         self.backend = backend
         # The assistant reads keyframes through a hook: it never depends on the stage itself.
         keyframes = self.vision.latest_keyframe if self.vision is not None else None
+        wants_assistant = backend is not None or config.twin_without_llm
         self.assistant = (
-            Assistant(config, backend, self.bus.emit, latest_keyframe=keyframes) if backend is not None else None
+            Assistant(config, backend, self.bus.emit, latest_keyframe=keyframes) if wants_assistant else None
         )
         self._unsubscribe_assistant = self.bus.subscribe(self.assistant.on_event) if self.assistant else None
         # Finals grouped by utterance, so a late viewer never starts in the middle of one.

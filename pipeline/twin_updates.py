@@ -1,5 +1,6 @@
 """One twin update: a schema-constrained call (optionally N samples and K revisions),
-judged by the verifier against everything heard this session, published as a patch.
+judged by the verifier against everything heard this session, joined with the
+rule-based draft, published as a patch.  Without a model the draft alone is the twin.
 
 The thinking is in :mod:`pipeline.policy.twin`; this carries it out with a
 :class:`~pipeline.llm_calls.Caller`.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from typing import Any, Callable
 
 from .config import Config
@@ -18,7 +20,8 @@ from .llm_calls import Caller
 from .policy.context import ContextWindow
 from .policy.heard import HeardIndex
 from .policy.images import Sighting, settle_scene
-from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier
+from .policy.extract import RuleExtractor
+from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier, assign_ids, merge_draft
 from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 
 
@@ -26,7 +29,7 @@ class TwinUpdater:
     def __init__(
         self,
         config: Config,
-        caller: Caller,
+        caller: Caller | None,
         window: ContextWindow,
         heard: HeardIndex,
         emit: Callable[[Event], Any],
@@ -47,9 +50,24 @@ class TwinUpdater:
         self.budget_s = budget_s
         self.twin = TwinModel()
         self.verifier = Verifier()
+        self.rules = RuleExtractor()
+
+    def add(self, utterance: str) -> None:
+        self.rules.add(utterance)
+
+    def freshest(self) -> dict[str, Any]:
+        """The twin with what the rules found since its last update (grounded): for answers,
+        which should not wait for the next update."""
+        state = self.verifier.prune(merge_draft(self.twin.state, self.rules.draft()), self.heard)
+        assert state is not None
+        return state
 
     async def update(self, sighting: Sighting | None, context_time: float, media_time: Callable[[], float]) -> None:
         """Draft, verify and publish; raises the backend's error (the twin keeps its state)."""
+        if self.caller is None:
+            verdict = self.verifier.pick([json.dumps(self.twin.state)], self.twin, self.heard)
+            self._publish(verdict, ["rules"], sighting, context_time, media_time())
+            return
         budget_end = self._clock() + self.budget_s
         prompt = self.window.render(TWIN_INSTRUCTION, twin_state=self.twin.state)
         request = ChatRequest(prompt.messages, max_tokens=self.max_tokens, response_format=TWIN_RESPONSE_FORMAT)
@@ -109,8 +127,11 @@ class TwinUpdater:
             errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
             self._emit(Error(code="twin_invalid", message=f"model output rejected, twin unchanged: {errors}"))
             return
-        scene = settle_scene(verdict.state["scene"], self.twin.state["scene"], sighting, context_time)
-        patch, version = self.twin.apply({**verdict.state, "scene": scene})
+        state = self.verifier.prune(merge_draft(verdict.state, self.rules.draft()), self.heard)
+        assert state is not None
+        state["action_items"] = assign_ids(state["action_items"], self.twin.state["action_items"], self.twin.last_id)
+        scene = settle_scene(state["scene"], self.twin.state["scene"], sighting, context_time)
+        patch, version = self.twin.apply({**state, "scene": scene})
         if patch:
             why = verdict.why
             why["origins"] = origins

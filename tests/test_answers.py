@@ -58,3 +58,25 @@ def test_bad_answers_say_why():
     assert check("Carol fixes the search page.", "Assistant, what are the action items?") == (
         "leaves out most of the action items the twin holds"
     )
+
+
+def test_without_a_model_a_question_is_answered_by_quoting_what_was_said():
+    from pipeline.policy.answers import quote_answer
+
+    heard = HeardIndex.of(
+        "I will send you a new router, and it will arrive on Thursday.\n"
+        "My manager will call you back tomorrow.\n"
+        "Assistant, when will the new router arrive?\n"
+    )
+    addressed = lambda text: text.startswith("Assistant")  # noqa: E731
+    answer = quote_answer("Assistant, when will the new router arrive?", heard, addressed)
+    assert answer == 'From what was said: "I will send you a new router, and it will arrive on Thursday."'
+    assert quote_answer("Assistant, what is the capital of Peru?", heard, addressed) == ""
+
+
+def test_an_answer_that_only_echoes_the_question_is_rejected_but_yes_is_an_answer():
+    question = "Assistant, when will the new router arrive?"
+    assert check('The task is to ask the assistant: "When will the new router arrive?"', question) == (
+        "only repeats the question"
+    )
+    assert check("Yes, we launch the search page.", "Assistant, do we launch the search page?") == ""

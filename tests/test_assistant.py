@@ -532,3 +532,32 @@ async def test_an_owner_nobody_named_never_reaches_a_viewer():
     assert state["people"] == [{"name": "Carol"}]
     assert "owner John of: Fix the search page" in h.of(TwinPatch)[0].why["candidates"][0]["ungrounded"]
     await h.assistant.close()
+
+
+async def test_without_a_model_the_twin_comes_from_the_rules_and_answers_from_the_twin():
+    bus = EventBus("test")
+    events: list[Event] = []
+    bus.subscribe(events.append)
+    assistant = Assistant(Config(llm="none", twin_without_llm=True), None, bus.emit, twin_every_utterances=1)
+    bus.subscribe(assistant.on_event)
+    await assistant.start()
+    lines = [
+        "Carol, please fix the search page by Wednesday.",
+        "The server is in the basement.",
+        "Assistant, what are the action items?",
+        "Assistant, where is the server?",
+    ]
+    for number, text in enumerate(lines, 1):
+        bus.emit(TranscriptFinal(text=text, start=number * 2.0, end=number * 2.0 + 1, utterance=number, utterance_end=True))
+    assert await assistant.drain(5.0)
+    await assistant.close()
+    assert assistant.twin.state["action_items"] == [
+        {"id": "a1", "text": "fix the search page", "owner": "Carol", "due": "Wednesday"}
+    ]
+    started = [e for e in events if isinstance(e, AssistantStarted)]
+    assert [e.trigger for e in started] == ["question", "question"] and started[0].backend == "none"
+    answers = ["".join(e.text for e in events if isinstance(e, AssistantDelta) and e.generation == s.generation) for s in started]
+    assert answers == [
+        "Action items: Carol: fix the search page (due Wednesday).",
+        'From what was said: "The server is in the basement."',
+    ]

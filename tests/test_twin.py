@@ -357,3 +357,29 @@ def test_near_duplicates_in_one_reply_merge_and_the_later_owner_and_due_win():
     assert assign_ids(items, [], 0) == [
         {"id": "a1", "text": "hire a cleaning company", "owner": "Steve", "due": "next Monday"}
     ]
+
+
+def test_the_rules_draft_fills_what_the_model_missed_and_corrects_dates():
+    from pipeline.policy.twin import merge_draft
+
+    model_state = state(
+        action_items=[{"id": "a1", "text": "Order moving boxes", "owner": "unassigned", "due": "Thursday"}],
+        decisions=["Move the launch to June"],
+    )
+    draft = {
+        "people": [{"name": "Steve"}],
+        "action_items": [
+            {"text": "order the moving boxes", "owner": "Steve", "due": "Friday"},
+            {"text": "rent the truck", "owner": "Paul", "due": "May 19"},
+        ],
+        "decisions": ["move the launch to June"],
+        "open_questions": ["whether we need more support staff"],
+    }
+    merged = merge_draft(model_state, draft)
+    assert merged["action_items"] == [
+        {"id": "a1", "text": "Order moving boxes", "owner": "Steve", "due": "Friday"},
+        {"text": "rent the truck", "owner": "Paul", "due": "May 19"},
+    ]
+    assert merged["people"] == [{"name": "Steve"}]
+    assert merged["decisions"] == ["Move the launch to June"] and len(merged["open_questions"]) == 1
+    assert model_state["action_items"][0]["owner"] == "unassigned"  # the input is left alone

@@ -12,7 +12,7 @@ Plain module: no I/O, no clock.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from .heard import UNASSIGNED, HeardIndex, key_words, name_tokens, support
 
@@ -34,6 +34,7 @@ _ANSWER_WORDS = key_words(
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)(\w+)")
 NO_ANSWER = "I could not find that in what was said so far."
+_QUESTION_ONLY_WORDS = key_words("assistant tell please can could would what who when where which why how")
 
 
 def question_kind(question: str) -> str | None:
@@ -102,6 +103,8 @@ class AnswerChecker:
         known = heard.vocabulary | twin_vocabulary(state) | key_words(question) | _ANSWER_WORDS
         if words and support(text, known) < self.grounding:
             return "not grounded in the transcript or the twin"
+        if not words - key_words(question) - _ANSWER_WORDS and not re.match(r"(yes|no)\b", text.lower()):
+            return "only repeats the question"  # "Yes, we are ..." answers a yes/no question; an echo does not
         invented = [n for n in _capitalised(text) if not heard.mentions(n) and not key_words(n) <= known]
         if invented:
             return f"names someone nobody mentioned: {', '.join(invented[:3])}"
@@ -123,3 +126,19 @@ def _capitalised(text: str) -> list[str]:
         if match.start() not in starts and name_tokens(match.group()) and match.group() not in found:
             found.append(match.group())
     return found
+
+
+def quote_answer(question: str, heard: HeardIndex, addressed: Callable[[str], bool]) -> str:
+    """The utterance that shares most content words with the question, quoted ("" if none does).
+
+    Without a model (or when its answers failed the check) the honest answer to
+    "when will the router arrive?" is what was said about the router."""
+    wanted = key_words(question) - _QUESTION_ONLY_WORDS
+    best, best_score = "", 0.0
+    for line in heard.lines:
+        if addressed(line):
+            continue  # questions to the assistant are not evidence
+        score = len(wanted & key_words(line)) / len(wanted) if wanted else 0.0
+        if score >= best_score and score > 0:
+            best, best_score = line, score  # ties: the later line, as corrections come later
+    return f'From what was said: "{best}"' if best else ""

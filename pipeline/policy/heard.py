@@ -3,8 +3,8 @@
 The context window evicts old blocks (and folds them into a summary), so
 grounding a claim against the window alone forgets: people and action items
 whose evidence scrolled out would be pruned as invented.  This index keeps the
-words of every utterance for the whole session (a set, so its size follows the
-vocabulary, not the length of the meeting).
+words of every utterance for the whole session, and the utterances themselves
+(a long meeting is a few hundred kilobytes of text), so an answer can quote them.
 
 Plain class: no I/O, no clock.
 """
@@ -64,6 +64,7 @@ class HeardIndex:
         self.vocabulary: set[str] = set()  # key words, for claims
         self._tokens: set[str] = set()  # every word as heard, for names
         self.completion_lines: list[set[str]] = []  # key words of lines that say something is done
+        self.lines: list[str] = []
 
     @classmethod
     def of(cls, text: str) -> HeardIndex:
@@ -73,6 +74,7 @@ class HeardIndex:
         return index
 
     def add(self, text: str) -> None:
+        self.lines.append(text)
         words = key_words(text)
         self.vocabulary |= words
         self._tokens.update(name_tokens(text))

@@ -567,3 +567,33 @@ class Verifier:
 def _jaccard(a: set[str], b: set[str]) -> float:
     union = a | b
     return len(a & b) / len(union) if union else 1.0
+
+
+# --- joining the rule-based draft -------------------------------------------------------
+
+
+def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with what the rule-based draft (:mod:`pipeline.policy.extract`) found and it
+    lacks: missing action items, people, decisions and open questions are added; an item
+    both have keeps the state's words but takes the draft's owner when the state has none,
+    and the draft's due date when it differs (the draft follows spoken corrections)."""
+    merged = copy.deepcopy(state)
+    items = merged["action_items"]
+    for found in draft.get("action_items", []):
+        same = max(items, key=lambda item: _same_task(item, found), default=None)
+        if same is None or _same_task(same, found) < 0.5:
+            items.append(dict(found))
+            continue
+        if same["owner"] == UNASSIGNED and found["owner"] != UNASSIGNED:
+            same["owner"] = found["owner"]
+        if found["due"]:
+            same["due"] = found["due"]
+    known = {person["name"].lower() for person in merged["people"]}
+    merged["people"] += [p for p in draft.get("people", []) if p["name"].lower() not in known]
+    for name in ("decisions", "open_questions"):
+        for entry in draft.get(name, []):
+            if not any(_jaccard(key_words(entry), key_words(other)) >= 0.4 for other in merged[name]):
+                merged[name].append(entry)
+    for name in ("action_items", "people", "decisions", "open_questions"):
+        merged[name] = merged[name][:MAX_ITEMS]
+    return merged
