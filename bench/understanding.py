@@ -31,6 +31,7 @@ from pipeline.config import Config
 from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, Event, TranscriptFinal, TwinPatch, TwinState
 from pipeline.ingest import MediaReader
 from pipeline.llm.factory import make_backend
+from pipeline.policy.heard import key_words
 from pipeline.session import Session, run_reader
 
 EVAL = Path(__file__).resolve().parent.parent / "samples" / "eval"
@@ -65,7 +66,7 @@ class Recorder:
                 shown_at.setdefault(event.generation, at)
         completed = {e.generation for _, e in self.events if isinstance(e, AssistantDone) and not e.cancelled}
         asked = [
-            (event.media_time or 0.0, event.generation)
+            (event.media_time or 0.0, event.generation, key_words(event.question))
             for _, event in self.events
             if isinstance(event, AssistantStarted) and event.trigger == "question" and event.generation in completed
         ]
@@ -74,7 +75,10 @@ class Recorder:
         out: list[tuple[str, float | None]] = []
         for question in gold["questions"]:
             line = gold["lines"][question["line"]]
-            generation = next((g for t, g in asked if t >= line["start"] and g not in used), None)
+            wanted = key_words(question["text"])
+            # Asked after the question was heard; the one whose words are closest (ASR mangles some).
+            candidates = [(len(words & wanted), -t, g) for t, g, words in asked if t >= line["start"] and g not in used]
+            generation = max(candidates)[2] if candidates else None
             if generation is None:
                 out.append(("", None))
                 continue

@@ -80,7 +80,7 @@ class Assistant:
         twin_every_utterances: int = 3,
         wall_time_cap_s: float = 120.0,
         twin_budget_s: float = 60.0,
-        assistant_names: tuple[str, ...] = ("assistant", "streamtwin"),
+        assistant_names: tuple[str, ...] = ("assistant", "assistance", "streamtwin"),  # as Whisper hears them
         latest_keyframe: Callable[[], Keyframe | None] | None = None,
     ) -> None:
         self.config = config
@@ -239,10 +239,12 @@ class Assistant:
         """A whole utterance: into the window, the session index and the rules, then to the driver."""
         self.window.add(utterance.start, utterance.text)
         self.heard.add(utterance.text)
-        if not self.policy.is_addressed(utterance.text):
-            self.twin_updater.add(utterance.text)
-        if self.policy.is_addressed(utterance.text):
-            self._question = utterance.text
+        addressed = self.policy.addressed_part(utterance.text)
+        said = utterance.text if addressed is None else utterance.text[: len(utterance.text) - len(addressed)]
+        if said.strip():
+            self.twin_updater.add(said)  # what people said to each other; never the questions to us
+        if addressed is not None:
+            self._question = addressed
         self._run(self.policy.on_final(self._clock(), utterance.text))
         self._utterances_since_twin += 1
         if self._utterances_since_twin >= self.twin_every_utterances:

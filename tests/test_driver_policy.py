@@ -64,6 +64,7 @@ def test_a_pending_question_keeps_its_priority_over_later_finals():
         ("Assistant, what are our action items", True),
         ("Hey assistant list the decisions.", True),
         ("The assistant was useful last week and it is late now.", False),
+        ("Sure, I will draw them. Assistant what open questions do we have?", True),  # no comma, mid-utterance
         ("We launch in June.", False),
     ],
 )
@@ -205,3 +206,12 @@ def test_speculation_is_off_by_default():
 
 def test_normalize_ignores_case_and_punctuation():
     assert normalize_utterance("Are we, still launching?") == normalize_utterance("are we still launching")
+
+
+def test_the_addressed_part_starts_at_the_sentence_that_speaks_to_the_assistant():
+    policy = DriverPolicy()
+    assert policy.addressed_part("Okay, thank you. Assistant, when will the router arrive?") == (
+        "Assistant, when will the router arrive?"
+    )
+    assert policy.addressed_part("Hey assistant, list the decisions.") == "Hey assistant, list the decisions."
+    assert policy.addressed_part("We launch in June.") is None

@@ -118,13 +118,22 @@ class DriverPolicy:
         A question people ask each other ("Are we still launching next month?") is
         context for the assistant, not a task: it gets no question trigger.
         """
-        words = normalize_utterance(text).split()
-        if words and words[0] in _GREETINGS:
-            words = words[1:]
-        if words and words[0] in self.assistant_names:
-            return True
-        lowered = text.lower()
-        return any(re.search(rf"\b{re.escape(name)}\s*,", lowered) for name in self.assistant_names)
+        return self.addressed_part(text) is not None
+
+    def addressed_part(self, text: str) -> str | None:
+        """The part of an utterance spoken to the assistant, from the sentence that addresses
+        it on ("Fine. Assistant, who owns that?" -> "Assistant, who owns that?"), or None."""
+        for match in re.finditer(r"(?:^|(?<=[.!?])\s+)(\S.*?)(?=(?<=[.!?])\s+|$)", text.strip()):
+            sentence = match.group(1)
+            words = normalize_utterance(sentence).split()
+            if words and words[0] in _GREETINGS:
+                words = words[1:]
+            lowered = sentence.lower()
+            if (words and words[0] in self.assistant_names) or any(
+                re.search(rf"\b{re.escape(name)}\s*,", lowered) for name in self.assistant_names
+            ):
+                return text.strip()[match.start(1) :]
+        return None
 
     def on_final(self, now: float, text: str) -> list[Command]:
         """A committed transcript line entered the context."""
