@@ -63,3 +63,10 @@ def test_nobody_is_invented_and_a_task_with_no_named_owner_stays_unassigned():
     draft = draft_of("Good afternoon.", "For next week, everyone please read chapter five.", "Impressive. Okay.")
     assert draft["people"] == []
     assert draft["action_items"] == [{"text": "read chapter five", "owner": "unassigned", "due": "next week"}]
+
+
+def test_a_name_said_on_its_own_owns_the_request_that_follows():
+    draft = draft_of("nice!", "Chris?", "please check my Friday if the name fridge chef is free.")
+    assert draft["action_items"] == [
+        {"text": "check my if the name fridge chef is free", "owner": "Chris", "due": "Friday"}
+    ]

@@ -57,6 +57,8 @@ _GREETING = r"(?i:thanks|thank you|hi|hello|hey|yes|great|okay|sure|sorry)"
 _GREETED = re.compile(rf"^{_GREETING}[,.]?\s+(?P<name>{_NAME})[,.!?]")
 _VOCATIVE = re.compile(rf"^(?P<name>{_NAME}),\s")
 _LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{_NAME})[.!?]$")
+_CALLED = re.compile(rf"^(?P<name>{_NAME})[,.!?]?$")  # "Chris?" on its own: the next request is Chris's
+_BARE_REQUEST = re.compile(r"^(?:please|can you|could you|would you|will you)\s+(?P<task>.+)", re.IGNORECASE)
 _INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{_NAME})")
 _DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|agreed|the decision is|let's go with)\b[:,]?\s*(?P<what>.*)", re.IGNORECASE)
 _OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
@@ -109,6 +111,8 @@ class RuleExtractor:
     _utterances: int = 0
     _addressed: str = ""  # the last person asked to do something
     _floor: str = ""  # the last person asked to speak ("Mike, how about you?"): "I will ..." is theirs
+    _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
+    _called_at: int = -1
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
 
     def add(self, text: str) -> None:
@@ -136,6 +140,10 @@ class RuleExtractor:
     # --- phrasings ------------------------------------------------------------------
 
     def _people(self, sentence: str) -> None:
+        called = _CALLED.match(sentence)
+        if called and _names([called.group("name")]):
+            self._floor = self._called = _names([called.group("name")])[0]
+            self._called_at = self._utterances
         vocative = _VOCATIVE.match(sentence)
         if vocative and _names([vocative.group("name")]) and vocative.group("name").split()[0].lower() not in _NOT_NAMES:
             self._floor = _names([vocative.group("name")])[0]  # who is asked to speak next
@@ -176,6 +184,11 @@ class RuleExtractor:
                 last.owner = name  # "Actually, no, Steve will do that."
                 return
             self._item(third.group("task"), name, sentence)
+            return
+        bare = _BARE_REQUEST.match(sentence)
+        if bare and self._called and self._called_at >= self._utterances - 1:
+            self._addressed = self._called
+            self._item(bare.group("task"), self._called, sentence)
             return
         everyone = _EVERYONE.search(sentence)
         if everyone:
