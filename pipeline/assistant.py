@@ -363,8 +363,7 @@ class Assistant:
                 self._after_generation(gen_id, stats, cancelled)
 
     async def _answer(self, request: ChatRequest, question: str, stats: StreamStats) -> str:
-        """The model's answer if it passes the check (one retry), else one composed from the twin
-        for list questions, else an honest "not found"."""
+        """The model's answer if it passes the check (one retry), else :meth:`_fallback`."""
         assert self.caller is not None
         problem = ""
         for attempt in range(2):
