@@ -1,6 +1,6 @@
 """Understanding benchmark: every evaluation conversation through the real pipeline, scored.
 
-    python -m bench.understanding [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME]
+    python -m bench.understanding [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME,...]
 
 Each conversation in samples/eval/ (made by samples/make_eval.py) runs through a
 ``Session`` as fast as the machine allows (speech included), then what viewers
@@ -136,7 +136,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     config.twin_without_llm = args.llm == "none"  # the rules' twin and answers composed from it
     config.llm_drain_s = args.drain_s
     backend = make_backend(config)
-    names = [args.only] if args.only else sorted(p.stem for p in EVAL.glob("*.json"))
+    names = args.only.split(",") if args.only else sorted(p.stem for p in EVAL.glob("*.json"))
     total = Score()
     details = []
     print(f"{'conversation':<12} {'AI-P':>5} {'AI-R':>5} {'AI-F1':>5} {'dec-R':>5} {'oq-R':>5} "
@@ -189,7 +189,7 @@ def main() -> None:
     parser.add_argument("--llm", default="local", help="auto | groq | openai | local | none (default: local)")
     parser.add_argument("--llm-model", default="", help="model name or GGUF path; local: default Qwen, or smollm2")
     parser.add_argument("--asr-model", default="", help="speech model (default: the embedded tiny.en)")
-    parser.add_argument("--only", help="one conversation, by name (e.g. standup)")
+    parser.add_argument("--only", help="conversations by name, comma-separated (e.g. standup,support)")
     parser.add_argument("--drain-s", type=float, default=600.0, help="time the LLM gets after each conversation")
     parser.add_argument("--details", help="write transcripts, final twins and answers to this JSON file")
     parser.add_argument("--log-level", default="WARNING")
