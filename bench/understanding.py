@@ -11,6 +11,11 @@ off-topic answer has none); seconds from the question's last final to its answer
 owners shown that nobody said.  Works with any backend (``--llm groq`` with a key
 scores the hosted model); ``--llm none`` scores the rule-based twin and the answers
 composed from it (or quoted from the transcript).  Prints a table, then one JSON line.
+
+``--replay DETAILS`` skips speech: the finals an earlier run recorded (``--details``) are
+fed to the session instead, paced at ``--replay-speed`` times real time.  Cheaper, so
+good for tuning prompts and rules; its scores are labelled (``speech``) and are not
+the end-to-end figures.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -91,13 +97,38 @@ class Recorder:
         return out
 
 
-async def run_one(gold: dict[str, Any], config: Config, backend: Any) -> tuple[Score, dict[str, Any]]:
+def recorded_finals(gold: dict[str, Any], detail: dict[str, Any]) -> list[tuple[str, float, float]]:
+    """The finals of an earlier run; from its joined transcript (one sentence a final, spread over
+    the conversation's duration) when the run predates ``finals`` in the details."""
+    if "finals" in detail:
+        return [tuple(final) for final in detail["finals"]]  # type: ignore[misc]
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", detail["transcript"]) if s.strip()]
+    step = gold["duration"] / max(1, len(sentences))
+    return [(text, i * step, (i + 0.9) * step) for i, text in enumerate(sentences)]
+
+
+async def replay(session: Session, finals: list[tuple[str, float, float]], speed: float) -> None:
+    """Feed recorded finals (one utterance each) at ``speed`` times real time instead of audio."""
+    await session.start()
+    began = time.perf_counter()
+    for number, (text, start, end) in enumerate(finals, 1):
+        await asyncio.sleep(max(0.0, end / speed - (time.perf_counter() - began)))
+        session.bus.emit(TranscriptFinal(text=text, start=start, end=end, utterance=number, utterance_end=True))
+    await session.end()
+
+
+async def run_one(
+    gold: dict[str, Any], config: Config, backend: Any, recorded: dict[str, Any] | None = None, speed: float = 2.0
+) -> tuple[Score, dict[str, Any]]:
     path = str(EVAL / gold["audio"])
     session = Session(config, source=path, realtime=False, backend=backend)
     recorder = Recorder()
     session.bus.subscribe(recorder)
     began = time.perf_counter()
-    await run_reader(session, MediaReader(path, realtime=False, video=False))
+    if recorded is None:
+        await run_reader(session, MediaReader(path, realtime=False, video=False))
+    else:
+        await replay(session, recorded_finals(gold, recorded), speed)
     wall = time.perf_counter() - began
     shown = recorder.shown_states()
     final_state = shown[-1] if shown else {"people": [], "action_items": [], "decisions": [], "open_questions": []}
@@ -107,6 +138,7 @@ async def run_one(gold: dict[str, Any], config: Config, backend: Any) -> tuple[S
         "name": gold["name"],
         "wall_s": round(wall, 1),
         "transcript": " ".join(e.text for _, e in recorder.events if isinstance(e, TranscriptFinal)),
+        "finals": [[e.text, e.start, e.end] for _, e in recorder.events if isinstance(e, TranscriptFinal)],
         "twin": {k: final_state.get(k) for k in ("people", "action_items", "decisions", "open_questions")},
         "answers": [{"question": q["text"], "answer": a, "seconds": s} for q, (a, s) in zip(gold["questions"], answers)],
     }
@@ -141,10 +173,13 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     details = []
     print(f"{'conversation':<12} {'AI-P':>5} {'AI-R':>5} {'AI-F1':>5} {'dec-R':>5} {'oq-R':>5} "
           f"{'ppl-P':>5} {'QA':>5} {'q->a s':>6} {'inv':>4} {'wall s':>6}", flush=True)
+    recorded = {d["name"]: d for d in json.loads(Path(args.replay).read_text())} if args.replay else {}
     try:
         for name in names:
             gold = json.loads((EVAL / f"{name}.json").read_text())
-            score, detail = await run_one(gold, config, backend)
+            if args.replay and name not in recorded:
+                continue
+            score, detail = await run_one(gold, config, backend, recorded.get(name), args.replay_speed)
             total.add(score)
             details.append(detail)
             print(row(name, score, f"{detail['wall_s']:.0f}"), flush=True)
@@ -160,7 +195,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "llm": getattr(backend, "name", "none"),
         "llm_model": getattr(backend, "model", ""),
         "asr_model": config.asr_model,
-        "conversations": len(names),
+        "conversations": len(details),
+        "speech": f"replayed from {args.replay}" if args.replay else "run",
         "action_item_precision": _round(total.action_items.precision),
         "action_item_recall": _round(total.action_items.recall),
         "action_item_f1": _round(total.action_items.f1),
@@ -192,6 +228,10 @@ def main() -> None:
     parser.add_argument("--only", help="conversations by name, comma-separated (e.g. standup,support)")
     parser.add_argument("--drain-s", type=float, default=600.0, help="time the LLM gets after each conversation")
     parser.add_argument("--details", help="write transcripts, final twins and answers to this JSON file")
+    parser.add_argument(
+        "--replay", help="a --details file of an earlier run: feed its finals instead of running speech (cheap tuning)"
+    )
+    parser.add_argument("--replay-speed", type=float, default=2.0, help="replayed finals, times real time")
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args()
     logging.basicConfig(level=args.log_level)
