@@ -32,7 +32,8 @@ from typing import Any, AsyncIterator
 
 import numpy as np
 
-from pipeline.assistant import COMMENT_INSTRUCTION, SYSTEM_PROMPT, Assistant
+from pipeline.assistant import Assistant
+from pipeline.prompts import COMMENT_INSTRUCTION, SYSTEM_PROMPT
 from pipeline.bus import EventBus
 from pipeline.config import Config
 from pipeline.events import AssistantDelta, AssistantDone, Event, TranscriptFinal
@@ -106,12 +107,13 @@ async def bench_synthetic(iterations: int, deltas: int, warmup: int, context_tok
         backend.yielded.clear()
         text = f"{lines[i % len(lines)].split(': ', 1)[-1]} ({i})"
         triggered = time.perf_counter()
-        bus.emit(TranscriptFinal(text=text, start=i * 4.0, end=i * 4.0 + 3.5))
+        bus.emit(TranscriptFinal(text=text, start=i * 4.0, end=i * 4.0 + 3.5, utterance=i + 1, utterance_end=True))
         await done.wait()
         if i >= warmup:
             # A summary fold may have used the backend first: the answer is the last request.
             trigger_to_request.append(backend.request_started[-1] - triggered)
-            token_to_event += [got - sent for sent, got in zip(backend.yielded[-deltas:], received, strict=True)]
+            if len(received) == deltas:  # answers to questions are checked, then shown whole: not streamed
+                token_to_event += [got - sent for sent, got in zip(backend.yielded[-deltas:], received, strict=True)]
     elapsed = time.perf_counter() - started
     window_tokens = assistant.window.front_tokens
     await assistant.close()

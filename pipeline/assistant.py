@@ -1,19 +1,22 @@
 """The thin asyncio adapter that feeds the rolling context to an LLM backend.
 
-The thinking lives in the policies (``pipeline.policy``): the context window and
-its prompt layout, the driver (what runs when), the twin model and verifier.
-This module only carries out their decisions: it subscribes to the event bus,
-streams the backend, emits ``assistant.*``, ``twin.*`` and ``error`` events,
-and keeps three kinds of background work going without ever blocking the
-transcript:
+The thinking lives in the policies (``pipeline.policy``): utterance grouping, the
+context window and its prompt layout, the driver (what runs when), the twin
+model and verifier, the answer checks.  This module routes events and runs the
+driver's generations; the other kinds of work have their own modules:
 
-* answers/commentary, one task per generation, started and cancelled by the driver;
-* twin updates, a schema-constrained call (optionally N samples and K revisions
-  judged by the verifier) after answers and every few finals, never more than one
-  running and one wanted;
-* folding evicted context blocks into the running summary.
+* commentary and answers, one task per generation, started and cancelled by the
+  driver (here).  The unit is the utterance: finals are grouped first.  A question
+  addressed to the assistant is the prompt's task, verbatim, with the current twin;
+  its answer is checked before anyone sees it (one retry, then for list questions
+  an answer composed from the twin);
+* twin updates (:mod:`pipeline.twin_updates`), grounded against everything heard
+  this session (:class:`~pipeline.policy.heard.HeardIndex`), after answers and
+  every few utterances, never more than one running and one wanted;
+* folding evicted context blocks into the running summary (:mod:`pipeline.summary`).
 
-Every call renders the same byte-stable prompt front, so llama.cpp's KV cache and
+All of them reach the backend through one :class:`~pipeline.llm_calls.Caller`, and
+every call renders the same byte-stable prompt front, so llama.cpp's KV cache and
 providers' prompt caches are reused by all three kinds.
 
 What the camera shows enters the context as compact text (``(seen)`` lines) for
@@ -26,12 +29,10 @@ stage's), so the assistant never depends on the stage itself.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import math
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .config import Config
 from .events import (
@@ -42,89 +43,26 @@ from .events import (
     Event,
     TranscriptFinal,
     TranscriptPartial,
-    TwinPatch,
     TwinState,
     VisionObservation,
 )
-from .llm.base import Backend, ChatRequest, Delta, Finished, LLMError, StreamItem
+from .llm.base import Backend, ChatRequest, LLMError
+from .llm_calls import Caller, StreamStats
+from .policy.answers import NO_ANSWER, AnswerChecker, compose_from_twin, question_kind, quote_answer
 from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
 from .policy.frames import COVERED_NOTE, observation_text
-from .policy.images import SCENE_CHANGE, ImageBudget, Sighting, settle_scene
-from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier
+from .policy.heard import HeardIndex
+from .policy.images import SCENE_CHANGE, ImageBudget, Sighting
+from .policy.utterances import Utterance, UtteranceGrouper
+from .prompts import COMMENT_INSTRUCTION, NOTHING_NEW, QUESTION_INSTRUCTION, RETRY_INSTRUCTION, SYSTEM_PROMPT
+from .summary import SummaryFolder
+from .twin_updates import TwinUpdater
 
 if TYPE_CHECKING:
     from .vision import Keyframe
 
 log = logging.getLogger(__name__)
-
-# The rules live in the system prompt, which is part of the cached front; the
-# instruction at the end is re-read on every call (on a CPU every token of it
-# costs), so it stays short.
-SYSTEM_PROMPT = (
-    "You are streamtwin, a live assistant following a meeting or stream as it happens. "
-    "The user message holds the transcript so far and grows with every call. Each line starts with its media "
-    "time in seconds; lines marked (seen) describe what the camera shows and lines marked (assistant) are your "
-    "own earlier remarks. Speech recognition makes mistakes: read through them. The message ends with a task. "
-    "A comment points out what is new and important in the latest lines: a decision, an action item and its "
-    "owner, an open question. An answer is direct, at most three sentences, from what was said. "
-    "Never invent names, dates or tasks."
-)
-COMMENT_INSTRUCTION = "Comment on the latest lines in one short sentence, or reply - if nothing new matters."
-QUESTION_INSTRUCTION = 'Answer the question just asked: "{question}"'
-TWIN_INSTRUCTION = (
-    "Update the twin state above from the whole transcript. Reply with the complete JSON object only, with the keys "
-    'people [{name, role}], action_items [{text, owner, due}] (owner and due as said, "" when not said), '
-    "decisions, open_questions, topics, scene {description, updated_at} (what the camera shows, from the (seen) "
-    "lines), summary (where the session stands, in two or three sentences). Keep what is still true; add only "
-    "what the transcript supports."
-)
-REVISE_INSTRUCTION = (
-    "A checker found these problems in that JSON:\n{critique}\nReply with the corrected complete JSON object only."
-)
-FOLD_INSTRUCTION = (
-    "To save space, these older transcript lines were removed from above:\n{text}\n"
-    "Write an updated summary of the session so far that combines the summary above (if any) with these lines. "
-    "Keep names, decisions, action items with owners and due dates, and open questions. At most {words} words, "
-    "plain sentences."
-)
-NOTHING_NEW = "-"
-
-
-@dataclass
-class _StreamStats:
-    """Progress of one backend stream, readable even if the stream was cancelled."""
-
-    began: float = 0.0
-    first_token: float | None = None
-    ended: float | None = None
-    deltas: int = 0
-    finished: Finished | None = None
-    timed_out: bool = False
-    text: str = ""
-
-    def tokens(self) -> int:
-        reported = self.finished.completion_tokens if self.finished else 0
-        return reported or self.deltas
-
-    def ttft_ms(self) -> float | None:
-        return None if self.first_token is None else round((self.first_token - self.began) * 1000, 3)
-
-    def tokens_per_s(self) -> float | None:
-        if self.first_token is None or self.ended is None or self.ended <= self.first_token:
-            return None
-        return round(self.tokens() / (self.ended - self.first_token), 2)
-
-
-async def _aclosing_stream(stream: AsyncIterator[StreamItem]) -> AsyncIterator[StreamItem]:
-    """Iterate ``stream`` and close it promptly however iteration ends (frees the model on cancel)."""
-    try:
-        async for item in stream:
-            yield item
-    finally:
-        aclose = getattr(stream, "aclose", None)
-        if aclose is not None:
-            await aclose()
 
 
 class Assistant:
@@ -133,16 +71,16 @@ class Assistant:
     def __init__(
         self,
         config: Config,
-        backend: Backend,
+        backend: Backend | None,
         emit: Callable[[Event], Any],
         clock: Callable[[], float] = time.monotonic,
         *,
         speculative: bool = False,
         twin_updates: bool = True,
-        twin_every_finals: int = 3,
+        twin_every_utterances: int = 3,
         wall_time_cap_s: float = 120.0,
         twin_budget_s: float = 60.0,
-        assistant_names: tuple[str, ...] = ("assistant", "streamtwin"),
+        assistant_names: tuple[str, ...] = ("assistant", "assistance", "streamtwin"),  # as Whisper hears them
         latest_keyframe: Callable[[], Keyframe | None] | None = None,
     ) -> None:
         self.config = config
@@ -150,53 +88,70 @@ class Assistant:
         self._emit = emit
         self._clock = clock
         self.twin_updates = twin_updates
-        self.twin_every_finals = twin_every_finals
-        self.wall_time_cap_s = wall_time_cap_s
-        self.twin_budget_s = twin_budget_s
+        self.twin_every_utterances = twin_every_utterances
         self.max_tokens = config.llm_max_tokens
-        self.twin_max_tokens = max(512, 2 * config.llm_max_tokens)
+        twin_max_tokens = max(512, 2 * config.llm_max_tokens)
 
         # backend.context_tokens already leaves room for a reply of llm_max_tokens; keep a
         # quarter for the volatile part (twin JSON, instruction) and the twin's longer reply.
-        context_tokens = config.llm_context_tokens or backend.context_tokens
-        budget = context_tokens - context_tokens // 4 - (self.twin_max_tokens - self.max_tokens)
+        context_tokens = config.llm_context_tokens or (backend.context_tokens if backend else 4096)
+        budget = context_tokens - context_tokens // 4 - (twin_max_tokens - self.max_tokens)
         self.window = ContextWindow(
             budget,
             block_tokens=min(2048, max(64, budget // 10)),
             system_prompt=SYSTEM_PROMPT,
             low_water=0.75,
         )
+        in_flight = backend.max_in_flight if backend else 1
+        backend_name = backend.name if backend else "none"
         self.policy = DriverPolicy(
             # More than the backend sustains would only queue in front of its slots.
-            max_in_flight=min(config.llm_max_in_flight or backend.max_in_flight, backend.max_in_flight),
+            max_in_flight=min(config.llm_max_in_flight or in_flight, in_flight),
             preempt=config.llm_preempt,
             heartbeat_s=config.llm_heartbeat_s,
             # Restarting a hosted model costs milliseconds; a CPU model's prompt pass costs seconds.
-            debounce_s=config.llm_debounce_s if config.llm_debounce_s >= 0 else (0.4 if backend.name == "local" else 0.0),
+            debounce_s=config.llm_debounce_s if config.llm_debounce_s >= 0 else (0.4 if backend_name == "local" else 0.0),
             speculative=speculative,
             assistant_names=assistant_names,
         )
-        self.twin = TwinModel()
-        self.verifier = Verifier()
+        self.utterances = UtteranceGrouper()
+        self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
+        self.answers = AnswerChecker()
+        self._answered: list[str] = []
+        # Without a model (--llm none with twin_without_llm) the twin comes from the rules alone
+        # and questions are answered from the twin or by quoting what was said.
+        self.caller = Caller(backend, emit, clock, wall_time_cap_s) if backend else None
+        self._slots = self.caller.slots if self.caller else asyncio.Semaphore(1)
+        self.twin_updater = TwinUpdater(
+            config, self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
+            max_tokens=twin_max_tokens, budget_s=twin_budget_s,
+        )
+        self.folder = (
+            SummaryFolder(self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error)
+            if self.caller
+            else None
+        )
         self._latest_keyframe = latest_keyframe
         self.images: ImageBudget[PromptImage] | None = None  # None: this backend gets text only
-        if latest_keyframe is not None and backend.supports_images and config.vision_images_per_min > 0:
+        sees = backend is not None and backend.supports_images
+        if latest_keyframe is not None and sees and config.vision_images_per_min > 0:
             self.images = ImageBudget(config.vision_images_per_min)
         self._sighting: Sighting | None = None
 
-        self._slots = asyncio.Semaphore(max(1, backend.max_in_flight))
         self._generations: dict[int, asyncio.Task[None]] = {}
         self._cancel_reasons: dict[int, str] = {}
         self._twin_task: asyncio.Task[None] | None = None
         self._twin_wanted = False
-        self._finals_since_twin = 0
-        self._fold_task: asyncio.Task[None] | None = None
-        self._fold_queue: list[Any] = []
+        self._utterances_since_twin = 0
         self._timer: asyncio.TimerHandle | None = None
         self._timer_deadline: float | None = None
         self._media_time = 0.0
         self._question = ""
         self._closed = False
+
+    @property
+    def twin(self):  # noqa: ANN201 - the TwinModel, read by the session's snapshot
+        return self.twin_updater.twin
 
     # --- lifecycle --------------------------------------------------------------
 
@@ -206,10 +161,13 @@ class Assistant:
 
     async def drain(self, timeout_s: float | None = None) -> bool:
         """Wait until no generation, twin update or summary fold runs or is pending
-        (finals not yet in the twin get one last update).  False on timeout."""
-        if self._finals_since_twin:
+        (the open utterance counts as complete; utterances not yet in the twin get one
+        last update).  False on timeout."""
+        for utterance in self.utterances.flush():
+            self._on_utterance(utterance)
+        if self._utterances_since_twin:
             self._want_twin()
-            self._arm_timer()
+        self._arm_timer()
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while self._busy():
             if deadline is not None and time.monotonic() >= deadline:
@@ -223,6 +181,8 @@ class Assistant:
         The backend belongs to the caller, who closes it.
         """
         self._closed = True
+        if self.folder is not None:
+            self.folder.closed = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -230,7 +190,7 @@ class Assistant:
         for gen_id, task in self._generations.items():
             self._cancel_reasons[gen_id] = "closed"
             tasks.append(task)
-        tasks += [task for task in (self._twin_task, self._fold_task) if task is not None]
+        tasks += [task for task in (self._twin_task, self.folder and self.folder.task) if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -243,23 +203,22 @@ class Assistant:
             return
         now = self._clock()
         if isinstance(event, TranscriptFinal):
-            if not event.text.strip():
-                return
             self._media_time = max(self._media_time, event.end)
-            self.window.add(event.start, event.text)
-            if self.policy.is_question(event.text):
-                self._question = event.text
-            self._run(self.policy.on_final(now, event.text))
-            self._finals_since_twin += 1
-            if self._finals_since_twin >= self.twin_every_finals:
-                self._want_twin()
+            done = self.utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
+            for utterance in done:
+                self._on_utterance(utterance)
+            if not done:
+                return
         elif isinstance(event, TranscriptPartial):
+            for utterance in self.utterances.on_speech(event.start):
+                self._on_utterance(utterance)
             self._run(self.policy.on_partial(now, event.text))
         elif isinstance(event, VisionObservation):
             at = event.media_time if event.media_time is not None else self._media_time
             self._media_time = max(self._media_time, at)
             text = observation_text(event.kind, event.score, event.note)
             self.window.add(at, text, SEEN)
+            self.heard.add(text)
             self._see(event, at, text)
             if event.kind == SCENE_CHANGE:
                 self._run(self.policy.on_scene(now))
@@ -267,7 +226,30 @@ class Assistant:
                 self.policy.note_context(now)
         else:
             return
-        self._fold_evicted()
+        self._fold()
+        self._arm_timer()
+
+    def _fold(self) -> None:
+        if self.folder is not None:
+            self.folder.take_evicted()
+        else:
+            self.window.take_evicted()  # no model to summarise with: the marked notes stay
+
+    def _on_utterance(self, utterance: Utterance) -> None:
+        """A whole utterance: into the window, the session index and the rules, then to the driver."""
+        self.window.add(utterance.start, utterance.text)
+        self.heard.add(utterance.text)
+        addressed = self.policy.addressed_part(utterance.text)
+        said = utterance.text if addressed is None else utterance.text[: len(utterance.text) - len(addressed)]
+        if said.strip():
+            self.twin_updater.add(said)  # what people said to each other; never the questions to us
+        if addressed is not None:
+            self._question = addressed
+        self._run(self.policy.on_final(self._clock(), utterance.text))
+        self._utterances_since_twin += 1
+        if self._utterances_since_twin >= self.twin_every_utterances:
+            self._want_twin()
+        self._fold()
         self._arm_timer()
 
     def _see(self, observation: VisionObservation, at: float, text: str) -> None:
@@ -315,29 +297,43 @@ class Assistant:
 
     async def _generate(self, start: Start, question: str | None) -> None:
         gen_id = start.gen_id
-        stats = _StreamStats()
+        stats = StreamStats()
         started = failed = cancelled = False
         reason = ""
         images: list[PromptImage] = []
         try:
             async with self._slots:
-                instruction = QUESTION_INSTRUCTION.format(question=question) if question else COMMENT_INSTRUCTION
+                if self.caller is None and not question:
+                    return  # no model: nothing to comment with
                 if self.images is not None:
                     images = self.images.take(self._clock())
-                prompt = self.window.render(instruction, speaking_now=start.speculative_text, images=images)
+                if question:
+                    prompt = self.window.render(
+                        QUESTION_INSTRUCTION.format(question=question), twin_state=self.twin.state, images=images
+                    )
+                else:
+                    prompt = self.window.render(COMMENT_INSTRUCTION, speaking_now=start.speculative_text, images=images)
                 request = ChatRequest(prompt.messages, max_tokens=self.max_tokens)
                 self._emit(
                     AssistantStarted(
                         generation=gen_id,
                         trigger=start.trigger,
-                        backend=self.backend.name,
-                        model=self.backend.model,
+                        backend=self.backend.name if self.backend else "none",
+                        model=self.backend.model if self.backend else "",
+                        question=question or "",
                         media_time=self._media_time,
                     )
                 )
                 started = True
                 emit_delta = lambda text: self._emit(AssistantDelta(generation=gen_id, text=text))  # noqa: E731
-                await self._stream(request, stats, emit_delta)
+                if question:
+                    if self.caller is None:
+                        stats.text = self._fallback(question)
+                    else:
+                        stats.text = await self._answer(request, question, stats)
+                    emit_delta(stats.text)  # checked first, then shown whole
+                else:
+                    await self.caller.stream(request, stats, emit_delta)
         except asyncio.CancelledError:
             cancelled, reason = True, self._cancel_reasons.get(gen_id, "cancelled")
             raise
@@ -366,62 +362,55 @@ class Assistant:
             if not failed:
                 self._after_generation(gen_id, stats, cancelled)
 
-    def _after_generation(self, gen_id: int, stats: _StreamStats, cancelled: bool) -> None:
+    async def _answer(self, request: ChatRequest, question: str, stats: StreamStats) -> str:
+        """The model's answer if it passes the check (one retry), else :meth:`_fallback`."""
+        assert self.caller is not None
+        problem = ""
+        for attempt in range(2):
+            if attempt:
+                retry = RETRY_INSTRUCTION.format(problem=problem)
+                request = ChatRequest(
+                    request.messages + [{"role": "assistant", "content": text}, {"role": "user", "content": retry}],
+                    max_tokens=self.max_tokens,
+                )
+            text = (await self.caller.stream(request, stats)).strip()
+            state = self.twin_updater.freshest()
+            problem = self.answers.problem(text, question, self.heard, state, self._answered)
+            if not problem:
+                self._answered.append(text)
+                return text
+            log.info("answer to %r rejected (%s): %r", question, problem, text[:200])
+        return self._fallback(question)
+
+    def _fallback(self, question: str) -> str:
+        """An answer without the model: list questions from the twin, others by quoting what was said."""
+        kind = question_kind(question)
+        if kind:
+            return compose_from_twin(kind, self.twin_updater.freshest(), question)
+        return quote_answer(question, self.heard, self.policy.is_addressed) or NO_ANSWER
+
+    def _after_generation(self, gen_id: int, stats: StreamStats, cancelled: bool) -> None:
         if self._closed:
             return
         if not cancelled:
             answer = stats.text.strip()
             if answer and answer != NOTHING_NEW:
                 self.window.add(self._media_time, answer, SAID)
-                self._fold_evicted()
-            if self._finals_since_twin:
+                self._fold()
+            if self._utterances_since_twin:
                 self._want_twin()
         self._run(self.policy.on_generation_done(self._clock(), gen_id, cancelled))
         self._arm_timer()
 
-    # --- backend calls --------------------------------------------------------------
-
-    async def _stream(
-        self, request: ChatRequest, stats: _StreamStats, on_delta: Callable[[str], Any] | None = None
-    ) -> str:
-        """Stream one request (the caller holds a slot); bounded by the wall-time cap."""
-        stats.began = self._clock()
-        parts: list[str] = []
-        try:
-            async with asyncio.timeout(self.wall_time_cap_s):
-                async for item in _aclosing_stream(self.backend.stream(request)):
-                    if isinstance(item, Delta):
-                        if stats.first_token is None:
-                            stats.first_token = self._clock()
-                        stats.deltas += 1
-                        parts.append(item.text)
-                        if on_delta is not None:
-                            on_delta(item.text)
-                    else:
-                        stats.finished = item
-        except TimeoutError:
-            stats.timed_out = True
-            cap = f"{self.wall_time_cap_s:g} s"
-            self._emit(Error(code="llm_timeout", message=f"{self.backend.name}: cut off at the {cap} wall-time cap"))
-        finally:
-            stats.ended = self._clock()
-            stats.text = "".join(parts)
-        return stats.text
-
-    async def _collect(self, request: ChatRequest, budget_s: float | None = None) -> str:
-        """One whole reply (twin, revision, summary); ``budget_s`` bounds the wait for a slot too."""
-        async with asyncio.timeout(None if budget_s is None else max(0.0, budget_s)):
-            async with self._slots:
-                return await self._stream(request, _StreamStats())
-
     def _report_backend_error(self, exc: BaseException, gen_id: int | None = None) -> str:
         """Emit an ``error`` event and start the backoff; returns the error code."""
+        name = self.backend.name if self.backend else "none"
         if not isinstance(exc, LLMError):
-            log.error("backend %s failed unexpectedly", self.backend.name, exc_info=exc)
+            log.error("backend %s failed unexpectedly", name, exc_info=exc)
             exc = LLMError("internal", f"{type(exc).__name__}: {exc}")
         code = f"llm_{exc.code}"
         retry = f" (retry after {exc.retry_after:g} s)" if exc.retry_after else ""
-        self._emit(Error(code=code, message=f"{self.backend.name}: {exc.message}{retry}"))
+        self._emit(Error(code=code, message=f"{name}: {exc.message}{retry}"))
         self.policy.on_backend_error(self._clock(), exc.retry_after, gen_id)
         self._arm_timer()
         return code
@@ -436,13 +425,14 @@ class Assistant:
         if self._twin_task is not None or self._clock() < self.policy.backoff_until():
             return
         self._twin_wanted = False
-        self._finals_since_twin = 0
+        self._utterances_since_twin = 0
         self._twin_task = asyncio.create_task(self._twin_job(), name="assistant-twin")
         self._twin_task.add_done_callback(self._twin_finished)
 
     async def _twin_job(self) -> None:
         try:
-            await self._update_twin()
+            await self.twin_updater.update(self._sighting, self._media_time, lambda: self._media_time)
+            self.policy.on_backend_ok()
         except Exception as exc:  # noqa: BLE001 - the twin keeps its last valid state
             self._twin_wanted = True
             self._report_backend_error(exc)
@@ -454,108 +444,6 @@ class Assistant:
             self._twin_wanted = True  # e.g. it made way for a question: run again later
         # Restarted from the timer, so work scheduled meanwhile (a question) goes first.
         self._arm_timer()
-
-    async def _update_twin(self) -> None:
-        budget_end = self._clock() + self.twin_budget_s
-        sighting, context_time = self._sighting, self._media_time  # what this prompt shows the model
-        prompt = self.window.render(TWIN_INSTRUCTION, twin_state=self.twin.state)
-        request = ChatRequest(prompt.messages, max_tokens=self.twin_max_tokens, response_format=TWIN_RESPONSE_FORMAT)
-        raws = await self._sample(request, max(1, self.config.llm_samples), budget_end)
-        origins = ["sample"] * len(raws)
-        transcript = self.window.grounding_text()
-        verdict = self.verifier.pick(raws, self.twin, transcript)
-        for round_number in range(1, self.config.llm_refine + 1):
-            best = verdict.scores[verdict.winner if verdict.winner is not None else 0]
-            critique = self.verifier.critique(best)
-            remaining = budget_end - self._clock()
-            if not critique or remaining <= 0:
-                break
-            revise = dataclasses.replace(
-                request,
-                messages=request.messages
-                + [
-                    {"role": "assistant", "content": raws[best.index]},
-                    {"role": "user", "content": REVISE_INSTRUCTION.format(critique=critique)},
-                ],
-            )
-            try:
-                raws.append(await self._collect(revise, remaining))
-            except TimeoutError:
-                break
-            origins.append(f"revision {round_number}")
-            verdict = self.verifier.pick(raws, self.twin, transcript)
-        self.policy.on_backend_ok()
-        self._publish_twin(verdict, origins, sighting, context_time)
-
-    async def _sample(self, request: ChatRequest, samples: int, budget_end: float) -> list[str]:
-        """``samples`` candidates: in parallel when the backend sustains it, else one after
-        another while the latency budget lasts (the first always runs)."""
-        requests = [request] + [dataclasses.replace(request, temperature=0.8) for _ in range(samples - 1)]
-        if samples > 1 and self.backend.max_in_flight >= samples:
-            results = await asyncio.gather(*(self._collect(r) for r in requests), return_exceptions=True)
-            texts = [r for r in results if isinstance(r, str)]
-            failures = [r for r in results if isinstance(r, BaseException)]
-            if not texts:
-                raise failures[0]
-            for failure in failures:
-                self._report_backend_error(failure)
-            return texts
-        texts = [await self._collect(requests[0])]
-        for extra in requests[1:]:
-            remaining = budget_end - self._clock()
-            if remaining <= 0:
-                break
-            try:
-                texts.append(await self._collect(extra, remaining))
-            except TimeoutError:
-                break
-        return texts
-
-    def _publish_twin(
-        self, verdict: Verdict, origins: list[str], sighting: Sighting | None, context_time: float
-    ) -> None:
-        if verdict.state is None:
-            errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
-            self._emit(Error(code="twin_invalid", message=f"model output rejected, twin unchanged: {errors}"))
-            return
-        scene = settle_scene(verdict.state["scene"], self.twin.state["scene"], sighting, context_time)
-        patch, version = self.twin.apply({**verdict.state, "scene": scene})
-        if patch:
-            why = verdict.why
-            why["origins"] = origins
-            self._emit(TwinPatch(version=version, patch=patch, why=why, media_time=self._media_time))
-
-    # --- the running summary ------------------------------------------------------------
-
-    def _fold_evicted(self) -> None:
-        self._fold_queue.extend(self.window.take_evicted())
-        if self._fold_queue and self._fold_task is None and not self._closed:
-            self._fold_task = asyncio.create_task(self._fold_job(), name="assistant-fold")
-            self._fold_task.add_done_callback(self._fold_finished)
-
-    def _fold_finished(self, task: asyncio.Task[None]) -> None:
-        if task is self._fold_task:
-            self._fold_task = None
-        self._fold_evicted()  # blocks queued between the job's last check and now
-
-    async def _fold_job(self) -> None:
-        """Fold evicted blocks into the summary; a batch that fails stays a marked note."""
-        while self._fold_queue:
-            wait = self.policy.backoff_until() - self._clock()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            blocks, self._fold_queue = self._fold_queue, []
-            words = self.window.summary_max_tokens * 3 // 4
-            prompt = self.window.render(FOLD_INSTRUCTION.format(text="".join(b.text for b in blocks), words=words))
-            request = ChatRequest(prompt.messages, max_tokens=self.window.summary_max_tokens + 32)
-            try:
-                summary = await self._collect(request)
-            except Exception as exc:  # noqa: BLE001 - the note stays in the prompt, marked as such
-                self._report_backend_error(exc)
-                continue
-            if summary.strip():
-                self.window.set_summary(summary, through_seq=blocks[-1].seq)
-                self._fold_queue.extend(self.window.take_evicted())
 
     # --- time ---------------------------------------------------------------------------
 
@@ -592,6 +480,5 @@ class Assistant:
             or self._generations
             or self._twin_task is not None
             or self._twin_wanted
-            or self._fold_task is not None
-            or self._fold_queue
+            or (self.folder is not None and self.folder.busy)
         )

@@ -44,6 +44,7 @@ class Config:
     llm_samples: int = 1
     llm_refine: int = 0
     llm_threads: int = 0
+    twin_without_llm: bool = False  # --llm none: keep a twin from explicit phrasings, answer from it
     groq_api_key: str = ""
     groq_base_url: str = ""
 

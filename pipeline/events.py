@@ -154,13 +154,17 @@ class TranscriptFinal(Event):
 
 @dataclass(kw_only=True)
 class AssistantStarted(Event):
-    """A generation began; ``trigger`` says why (final, heartbeat, scene, question)."""
+    """A generation began; ``trigger`` says why (final, heartbeat, scene, question).
+
+    An answer to a question is checked before it is shown: it arrives as one delta.
+    """
 
     type: ClassVar[str] = "assistant.started"
     generation: int
     trigger: str
     backend: str = ""
     model: str = ""
+    question: str = ""  # for trigger "question": the utterance addressed to the assistant, verbatim
 
 
 @dataclass(kw_only=True)

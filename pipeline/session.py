@@ -31,12 +31,13 @@ from .events import (
     VisionObservation,
 )
 from .ingest import AudioChunk, IngestError, MediaReader, VideoItem
+from .policy.utterances import UtteranceGrouper
 from .speech import SpeechStage
 from .vision import VisionStage
 
 log = logging.getLogger(__name__)
 
-RECENT_FINALS = 200  # transcript lines a late viewer receives
+RECENT_UTTERANCES = 60  # whole utterances (all their finals) a late viewer receives
 
 
 class Session:
@@ -59,11 +60,15 @@ class Session:
         self.backend = backend
         # The assistant reads keyframes through a hook: it never depends on the stage itself.
         keyframes = self.vision.latest_keyframe if self.vision is not None else None
+        wants_assistant = backend is not None or config.twin_without_llm
         self.assistant = (
-            Assistant(config, backend, self.bus.emit, latest_keyframe=keyframes) if backend is not None else None
+            Assistant(config, backend, self.bus.emit, latest_keyframe=keyframes) if wants_assistant else None
         )
         self._unsubscribe_assistant = self.bus.subscribe(self.assistant.on_event) if self.assistant else None
-        self._recent: deque[Event] = deque(maxlen=RECENT_FINALS)
+        # Finals grouped by utterance, so a late viewer never starts in the middle of one.
+        self._recent: deque[list[TranscriptFinal]] = deque(maxlen=RECENT_UTTERANCES)
+        self._utterances = UtteranceGrouper()
+        self._recent_key: int | None = None
         self._partial: TranscriptPartial | None = None
         self._last_observation: VisionObservation | None = None
         self._started_at = time.perf_counter()
@@ -147,14 +152,19 @@ class Session:
             events.append(TwinState(session=self.id, version=twin.version, state=twin.state))
         if self._last_observation is not None:
             events.append(self._last_observation)
-        events += self._recent
+        events += [final for utterance in self._recent for final in utterance]
         if self._partial is not None and self._partial.text:
             events.append(self._partial)
         return events
 
     def _remember(self, event: Event) -> None:
         if isinstance(event, TranscriptFinal):
-            self._recent.append(event)
+            self._utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
+            key = self._utterances.last_key
+            if key != self._recent_key or not self._recent:
+                self._recent.append([])
+            self._recent[-1].append(event)
+            self._recent_key = key
         elif isinstance(event, TranscriptPartial):
             self._partial = event
         elif isinstance(event, VisionObservation):

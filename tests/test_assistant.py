@@ -33,7 +33,7 @@ GOOD_TWIN = {
     **empty_state(),
     "summary": "Planning the website and the budget.",
     "people": [{"name": "Carol"}],
-    "action_items": [{"text": "Fix the search page", "owner": "Carol", "due": "Wednesday"}],
+    "action_items": [{"id": "a1", "text": "Fix the search page", "owner": "Carol", "due": "Wednesday"}],
 }
 HALLUCINATED_TWIN = {
     **GOOD_TWIN,
@@ -72,9 +72,20 @@ class Harness:
         self.assistant = Assistant(config or Config(), backend, self.bus.emit, **options)
         self.bus.subscribe(self.assistant.on_event)
         self.media_time = 0.0
+        self.utterance = 0
 
     def final(self, text: str) -> None:
-        self.bus.emit(TranscriptFinal(text=text, start=self.media_time, end=self.media_time + 1.0))
+        """One whole utterance (as one final that ends it)."""
+        self.utterance += 1
+        self.bus.emit(
+            TranscriptFinal(
+                text=text,
+                start=self.media_time,
+                end=self.media_time + 1.0,
+                utterance=self.utterance,
+                utterance_end=True,
+            )
+        )
         self.media_time += 1.5
 
     def of(self, kind: type[Event]) -> list:
@@ -167,16 +178,47 @@ async def test_a_question_makes_a_running_twin_update_give_way():
     await h.assistant.close()
 
 
-async def test_questions_are_answered_with_the_question_in_the_instruction():
+async def test_a_question_to_the_assistant_is_the_task_and_a_question_between_people_is_context():
     backend = ScriptedBackend(route(lambda r, i: Reply("Carol fixes the search page.")))
     h = await harness(backend)
     h.final("Carol will fix the search page.")
     await h.wait_for(lambda: h.done(1) is not None)
-    h.final("Assistant, what are our action items?")
+    h.final("Are we still launching next month?")  # people asking each other
     await h.wait_for(lambda: h.done(2) is not None)
-    assert [e.trigger for e in h.of(AssistantStarted)] == ["final", "question"]
-    task = h.answer_requests()[-1].messages[-1]["content"].split("## Task")[-1]
-    assert "Assistant, what are our action items?" in task
+    h.final("Assistant, what are our action items?")
+    await h.wait_for(lambda: h.done(3) is not None)
+    assert [e.trigger for e in h.of(AssistantStarted)] == ["final", "final", "question"]
+    assert h.of(AssistantStarted)[-1].question == "Assistant, what are our action items?"
+    tasks = [r.messages[-1]["content"].split("## Task")[-1] for r in h.answer_requests()]
+    assert "Are we still launching next month?" not in tasks[1]  # context only: it is in the transcript part
+    assert "Are we still launching next month?" in h.answer_requests()[1].messages[-1]["content"]
+    assert "Assistant, what are our action items?" in tasks[2]
+    assert "Current twin state" in h.answer_requests()[2].messages[-1]["content"]
+    await h.assistant.close()
+
+
+async def test_a_repeated_answer_is_retried_once_then_a_list_question_is_answered_from_the_twin():
+    def twin(request: ChatRequest, index: int) -> Reply:
+        return Reply(json.dumps(GOOD_TWIN))
+
+    backend = ScriptedBackend(route(lambda r, i: Reply("Yes, we are still launching the website next month."), twin))
+    h = await harness(backend, twin_every_utterances=1)
+    h.final("Carol, please fix the search page by Wednesday. Are we still launching the website next month?")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    h.final("Assistant, are we still launching the website next month?")
+    await h.wait_for(lambda: h.done(2) is not None or h.done(3) is not None)
+    first = "".join(e.text for e in h.of(AssistantDelta) if e.generation == h.of(AssistantStarted)[-1].generation)
+    assert first == "Yes, we are still launching the website next month."
+    asked = len(h.answer_requests())
+    h.final("Assistant, can you tell us the action items?")
+    await h.wait_for(lambda: len(h.of(AssistantDone)) == len(h.of(AssistantStarted)) and len(h.answer_requests()) >= asked + 2)
+    assert await h.assistant.drain(5.0)
+    last = h.of(AssistantStarted)[-1].generation
+    shown = "".join(e.text for e in h.of(AssistantDelta) if e.generation == last)
+    assert shown == "Action items: Carol: Fix the search page (due Wednesday)."
+    retry = h.answer_requests()[-1].messages
+    assert retry[-2]["content"] == "Yes, we are still launching the website next month."
+    assert "repeats an earlier answer" in retry[-1]["content"]
     await h.assistant.close()
 
 
@@ -390,10 +432,10 @@ async def test_speculative_start_is_kept_when_the_final_matches():
     backend = ScriptedBackend(route(lambda r, i: Reply("We launch in June.", delta_delay_s=0.01)))
     h = await harness(backend, speculative=True)
     for _ in range(2):
-        h.bus.emit(TranscriptPartial(text="When do we launch?", start=0.0))
+        h.bus.emit(TranscriptPartial(text="Assistant, when do we launch?", start=0.0))
     await h.wait_for(lambda: h.of(AssistantStarted))
-    assert "Being said right now" in backend.requests[0].messages[-1]["content"]
-    h.final("When do we launch?")
+    assert "Assistant, when do we launch?" in backend.requests[0].messages[-1]["content"].split("## Task")[-1]
+    h.final("Assistant, when do we launch?")
     await h.wait_for(lambda: h.done(1) is not None)
     assert not h.done(1).cancelled
     assert [e.trigger for e in h.of(AssistantStarted)] == ["question"]
@@ -408,7 +450,7 @@ async def test_twin_update_waits_for_drain_and_reflects_all_finals():
         return Reply(UNCHANGED_TWIN)
 
     backend = ScriptedBackend(route(lambda r, i: Reply("-", first_delay_s=0.01), twin=twin))
-    h = await harness(backend, twin_every_finals=100)
+    h = await harness(backend, twin_every_utterances=100)
     for i in range(5):
         h.final(f"Point {i}.")
     assert await h.assistant.drain(5.0)
@@ -435,7 +477,7 @@ async def test_the_twin_scene_follows_what_the_camera_shows():
         return Reply(json.dumps({**empty_state(), "scene": {**written, "updated_at": 999}}))
 
     backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=twin))
-    h = await harness(backend, twin_every_finals=1)
+    h = await harness(backend, twin_every_utterances=1)
     scene = lambda: h.assistant.twin.state["scene"]  # noqa: E731
 
     # A model that leaves the scene empty: the scene-setting observation fills it, with its media time.
@@ -468,8 +510,54 @@ async def test_the_twin_scene_follows_what_the_camera_shows():
 async def test_without_a_camera_the_twin_scene_is_never_invented():
     invented = json.dumps({**empty_state(), "scene": {"description": "A bright office", "updated_at": 3.0}})
     backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(invented)))
-    h = await harness(backend, twin_every_finals=1)
+    h = await harness(backend, twin_every_utterances=1)
     h.final("Good morning, everyone.")
     assert await h.assistant.drain(5.0)
     assert h.assistant.twin.state["scene"] == empty_state()["scene"]
     await h.assistant.close()
+
+
+async def test_an_owner_nobody_named_never_reaches_a_viewer():
+    invented = {**GOOD_TWIN, "people": [{"name": "Carol"}, {"name": "John"}],
+                "action_items": [{"text": "Fix the search page", "owner": "John", "due": "Wednesday"}]}
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(invented))))
+    h = await harness(backend, twin_every_utterances=1)
+    h.final("Someone please fix the search page by Wednesday. Thanks, Carol.")
+    assert await h.assistant.drain(5.0)
+    state = h.of(TwinState)[0].state
+    for patch in h.of(TwinPatch):  # every state a viewer ever held
+        state = jsonpatch.apply_patch(state, patch.patch)
+        assert "John" not in json.dumps(state)
+    assert state["action_items"][0]["owner"] == "unassigned"
+    assert state["people"] == [{"name": "Carol"}]
+    assert "owner John of: Fix the search page" in h.of(TwinPatch)[0].why["candidates"][0]["ungrounded"]
+    await h.assistant.close()
+
+
+async def test_without_a_model_the_twin_comes_from_the_rules_and_answers_from_the_twin():
+    bus = EventBus("test")
+    events: list[Event] = []
+    bus.subscribe(events.append)
+    assistant = Assistant(Config(llm="none", twin_without_llm=True), None, bus.emit, twin_every_utterances=1)
+    bus.subscribe(assistant.on_event)
+    await assistant.start()
+    lines = [
+        "Carol, please fix the search page by Wednesday.",
+        "The server is in the basement.",
+        "Assistant, what are the action items?",
+        "Assistant, where is the server?",
+    ]
+    for number, text in enumerate(lines, 1):
+        bus.emit(TranscriptFinal(text=text, start=number * 2.0, end=number * 2.0 + 1, utterance=number, utterance_end=True))
+    assert await assistant.drain(5.0)
+    await assistant.close()
+    assert assistant.twin.state["action_items"] == [
+        {"id": "a1", "text": "fix the search page", "owner": "Carol", "due": "Wednesday"}
+    ]
+    started = [e for e in events if isinstance(e, AssistantStarted)]
+    assert [e.trigger for e in started] == ["question", "question"] and started[0].backend == "none"
+    answers = ["".join(e.text for e in events if isinstance(e, AssistantDelta) and e.generation == s.generation) for s in started]
+    assert answers == [
+        "Action items: Carol: fix the search page (due Wednesday).",
+        'From what was said: "The server is in the basement."',
+    ]

@@ -13,10 +13,10 @@ from pipeline.policy.twin import (
     TwinModel,
     Verifier,
     empty_state,
+    assign_ids,
     extract_json,
-    key_words,
-    support,
 )
+from pipeline.policy.heard import HeardIndex, key_words, support
 
 TRANSCRIPT = """\
 [0.5s] Good morning, everyone. Let's start the weekly planning meeting about the new website and the budget.
@@ -25,6 +25,7 @@ TRANSCRIPT = """\
 [20.8s] Great. Carol, please fix the search page by Wednesday.
 [29.4s] Bob, can you send the budget report to the whole team by Friday?
 [37.0s] We decided to move the launch to the first week of June.
+[41.0s] Carol is our developer.
 """
 
 
@@ -39,8 +40,8 @@ GOOD = state(
     topics=["website", "budget"],
     people=[{"name": "Alice"}, {"name": "Carol", "role": "developer"}],
     action_items=[
-        {"text": "Fix the search page", "owner": "Carol", "due": "Wednesday"},
-        {"text": "Send the budget report to the team", "owner": "Bob", "due": "Friday"},
+        {"id": "a1", "text": "Fix the search page", "owner": "Carol", "due": "Wednesday"},
+        {"id": "a2", "text": "Send the budget report to the team", "owner": "Bob", "due": "Friday"},
     ],
     decisions=["Move the launch to the first week of June"],
 )
@@ -128,9 +129,9 @@ def test_repair_coerces_types_and_drops_unknown_keys():
         "topics": ["budget"],
         "people": [{"name": "Alice"}, {"name": "Bob", "role": "finance"}],
         "action_items": [
-            {"text": "Call the vendor", "owner": "", "due": ""},
-            {"text": "Fix search", "owner": "Carol", "due": "Wednesday"},
-            {"text": "Ship", "owner": "", "due": "5"},
+            {"id": "a1", "text": "Call the vendor", "owner": "unassigned", "due": ""},
+            {"id": "a2", "text": "Fix search", "owner": "Carol", "due": "Wednesday"},
+            {"id": "a3", "text": "Ship", "owner": "unassigned", "due": "5"},
         ],
         "open_questions": ["42", "More support staff?"],
         "decisions": ["Launch in June"],
@@ -299,3 +300,86 @@ def test_the_winner_loses_invented_people_and_items():
     assert [p["name"] for p in verdict.state["people"]] == ["Alice"]
     assert [a["owner"] for a in verdict.state["action_items"]] == ["Bob"]
     assert verdict.state["decisions"] == []
+
+
+# --- grounded owners, stable ids, a session-long memory -----------------------------
+
+
+def test_an_owner_nobody_named_becomes_unassigned_and_is_reported():
+    transcript = "[1.0s] Someone has to send the cost report by Friday. Thanks, Alice."
+    candidate = state(
+        people=[{"name": "Alice", "role": "project manager"}],
+        action_items=[{"text": "send the cost report", "owner": "John", "due": "Friday"}],
+    )
+    verdict = Verifier().pick([candidate], TwinModel(), transcript)
+    assert verdict.state["action_items"][0]["owner"] == "unassigned"
+    assert verdict.state["people"] == [{"name": "Alice"}]  # the invented role goes, the person stays
+    assert "owner John of: send the cost report" in verdict.scores[0].ungrounded
+
+
+def test_a_claim_stays_grounded_after_its_evidence_left_the_window():
+    heard = HeardIndex()
+    heard.add("[3.0s] Carol, please fix the search page by Wednesday.")
+    for i in range(200):
+        heard.add(f"[{10 + i}.0s] Unrelated chatter number {i} about the weather.")
+    candidate = state(action_items=[{"text": "fix the search page", "owner": "Carol", "due": "Wednesday"}])
+    verdict = Verifier().pick([candidate], TwinModel(), heard)
+    assert verdict.state["action_items"][0]["owner"] == "Carol"
+
+
+def test_a_reworded_or_corrected_item_keeps_its_id_and_patches_in_place():
+    model = TwinModel()
+    first = model.repair(state(action_items=[{"text": "order the moving boxes", "owner": "Steve", "due": "Thursday"}]))
+    model.apply(first)
+    corrected = model.repair(
+        state(
+            action_items=[
+                {"text": "rent the truck", "owner": "Paul", "due": "May 19"},
+                {"text": "Order moving boxes", "owner": "Steve", "due": "Friday"},
+            ]
+        )
+    )
+    assert [(a["id"], a["text"]) for a in corrected["action_items"]] == [
+        ("a1", "Order moving boxes"),
+        ("a2", "rent the truck"),
+    ]
+    patch, _ = model.apply(corrected)
+    paths = {op["path"] for op in patch}
+    assert "/action_items/0/due" in paths and "/action_items/1" in paths
+    assert not any(op["op"] == "remove" for op in patch)
+
+
+def test_near_duplicates_in_one_reply_merge_and_the_later_owner_and_due_win():
+    items = [
+        {"text": "hire a cleaning company", "owner": "unassigned", "due": ""},
+        {"text": "Hire the cleaning company", "owner": "Steve", "due": "next Monday"},
+    ]
+    assert assign_ids(items, [], 0) == [
+        {"id": "a1", "text": "hire a cleaning company", "owner": "Steve", "due": "next Monday"}
+    ]
+
+
+def test_the_rules_draft_fills_what_the_model_missed_and_corrects_dates():
+    from pipeline.policy.twin import merge_draft
+
+    model_state = state(
+        action_items=[{"id": "a1", "text": "Order moving boxes", "owner": "unassigned", "due": "Thursday"}],
+        decisions=["Move the launch to June"],
+    )
+    draft = {
+        "people": [{"name": "Steve"}],
+        "action_items": [
+            {"text": "order the moving boxes", "owner": "Steve", "due": "Friday"},
+            {"text": "rent the truck", "owner": "Paul", "due": "May 19"},
+        ],
+        "decisions": ["move the launch to June"],
+        "open_questions": ["whether we need more support staff"],
+    }
+    merged = merge_draft(model_state, draft)
+    assert merged["action_items"] == [
+        {"id": "a1", "text": "Order moving boxes", "owner": "Steve", "due": "Friday"},
+        {"text": "rent the truck", "owner": "Paul", "due": "May 19"},
+    ]
+    assert merged["people"] == [{"name": "Steve"}]
+    assert merged["decisions"] == ["Move the launch to June"] and len(merged["open_questions"]) == 1
+    assert model_state["action_items"][0]["owner"] == "unassigned"  # the input is left alone

@@ -3,8 +3,8 @@
 The thesis is that inference is cheap and fast but stale work is worthless: the
 driver never builds a queue.  New context while a generation runs either
 preempts it (cancel, then restart on the fresh context) or is coalesced into ONE
-pending start that fires when a slot frees up.  Questions asked aloud outrank
-everything and are never preempted by ordinary speech.
+pending start that fires when a slot frees up.  Questions addressed to the
+assistant outrank everything and are never preempted by ordinary speech.
 
 Plain class: inputs are method calls with ``now`` passed in, outputs are lists
 of :class:`Start` / :class:`Cancel` commands for the adapter to carry out.  The
@@ -112,23 +112,33 @@ class DriverPolicy:
 
     # --- inputs ---------------------------------------------------------------
 
-    def is_question(self, text: str) -> bool:
-        """Ends in a question mark, or addresses the assistant: "Assistant, ...", "Hey assistant ..."."""
-        stripped = text.strip()
-        if stripped.endswith("?"):
-            return True
-        words = normalize_utterance(stripped).split()
-        if words and words[0] in _GREETINGS:
-            words = words[1:]
-        if words and words[0] in self.assistant_names:
-            return True
-        lowered = stripped.lower()
-        return any(re.search(rf"\b{re.escape(name)}\s*,", lowered) for name in self.assistant_names)
+    def is_addressed(self, text: str) -> bool:
+        """Speaks to the assistant: "Assistant, ...", "Hey assistant ...", "..., assistant, ...".
+
+        A question people ask each other ("Are we still launching next month?") is
+        context for the assistant, not a task: it gets no question trigger.
+        """
+        return self.addressed_part(text) is not None
+
+    def addressed_part(self, text: str) -> str | None:
+        """The part of an utterance spoken to the assistant, from the sentence that addresses
+        it on ("Fine. Assistant, who owns that?" -> "Assistant, who owns that?"), or None."""
+        for match in re.finditer(r"(?:^|(?<=[.!?])\s+)(\S.*?)(?=(?<=[.!?])\s+|$)", text.strip()):
+            sentence = match.group(1)
+            words = normalize_utterance(sentence).split()
+            if words and words[0] in _GREETINGS:
+                words = words[1:]
+            lowered = sentence.lower()
+            if (words and words[0] in self.assistant_names) or any(
+                re.search(rf"\b{re.escape(name)}\s*,", lowered) for name in self.assistant_names
+            ):
+                return text.strip()[match.start(1) :]
+        return None
 
     def on_final(self, now: float, text: str) -> list[Command]:
         """A committed transcript line entered the context."""
         self._partial, self._partial_seen = "", 0
-        trigger = QUESTION if self.is_question(text) else FINAL
+        trigger = QUESTION if self.is_addressed(text) else FINAL
         if self._speculation is not None and self._speculation.matches(text, trigger):
             self._speculation = None
             return []  # kept: that generation already works on exactly this text
@@ -153,7 +163,7 @@ class DriverPolicy:
         stable = self._partial_seen >= 2 and now - self._partial_since >= self.speculative_min_s
         idle = not self._running and self._pending is None and now >= self._backoff_until
         if stable and idle and self._speculation is None:
-            trigger = QUESTION if self.is_question(text) else FINAL
+            trigger = QUESTION if self.is_addressed(text) else FINAL
             start = self._start(now, trigger, speculative_text=text)
             self._speculation = _Speculation(start.gen_id, normalized, trigger)
             commands.append(start)
@@ -271,11 +281,14 @@ class DriverPolicy:
         return commands
 
     def _victim(self, trigger: str) -> int | None:
-        """The oldest running generation that ``trigger`` may preempt, if any."""
+        """The oldest running generation that ``trigger`` may preempt, if any.
+
+        Nothing preempts an answer to a question, not even a newer question: that one
+        waits for the slot (someone asked, and is waiting for this answer)."""
         if not self.preempt or trigger not in _PREEMPTIVE:
             return None
         for gen_id, running_trigger in self._running.items():
-            if running_trigger != QUESTION or trigger == QUESTION:
+            if running_trigger != QUESTION:
                 return gen_id
         return None
 

@@ -24,6 +24,8 @@ from typing import Any, Sequence
 import jsonpatch
 from jsonschema import Draft202012Validator
 
+from .heard import UNASSIGNED, HeardIndex, key_words, names_nobody, support
+
 MAX_ITEMS = 20
 MAX_TEXT = 300
 MAX_NAME = 80
@@ -61,6 +63,7 @@ TWIN_SCHEMA: dict[str, Any] = {
                 "additionalProperties": False,
                 "required": ["text", "owner", "due"],
                 "properties": {
+                    "id": {"type": "string", "maxLength": 16},
                     "text": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT},
                     "owner": {"type": "string", "maxLength": MAX_NAME},
                     "due": {"type": "string", "maxLength": MAX_NAME},
@@ -257,8 +260,64 @@ def _coerce_action_items(value: Any) -> list[dict[str, str]]:
             continue
         owner = _as_text(_first(raw, "owner", "assignee", "who"), MAX_NAME) or ""
         due = _as_text(_first(raw, "due", "deadline", "due_date", "when"), MAX_NAME) or ""
-        out.append({"text": text, "owner": owner, "due": due})
+        coerced = {"text": text, "owner": UNASSIGNED if names_nobody(owner) else owner, "due": due}
+        given_id = _as_text(raw.get("id"), 16)
+        if given_id:
+            coerced["id"] = given_id
+        out.append(coerced)
     return out[:MAX_ITEMS]
+
+
+# --- stable item ids ------------------------------------------------------------------
+
+ITEM_ID_PREFIX = "a"
+
+
+def _id_number(item_id: str) -> int:
+    digits = item_id[len(ITEM_ID_PREFIX) :]
+    return int(digits) if item_id.startswith(ITEM_ID_PREFIX) and digits.isdigit() else 0
+
+
+def _same_task(a: dict[str, str], b: dict[str, str]) -> float:
+    """How surely two action items are one task: word overlap, helped by a shared named owner."""
+    overlap = _jaccard(key_words(a["text"]), key_words(b["text"]))
+    same_owner = a["owner"].lower() == b["owner"].lower() and a["owner"] != UNASSIGNED
+    return overlap + (0.25 if same_owner else 0.0)
+
+
+def assign_ids(items: list[dict[str, str]], previous: list[dict[str, str]], last_id: int) -> list[dict[str, str]]:
+    """Give every item a stable id: the id of the previous item it continues (a reworded
+    or corrected task keeps its id), else a new one after ``last_id``.  Near-duplicates
+    within ``items`` merge into one (the later owner and due date win: that is what a
+    correction looks like).  Items come back ordered by id, so an update patches in place."""
+    merged: list[dict[str, str]] = []
+    for item in items:
+        twin = next((m for m in merged if _same_task(m, item) >= 0.6), None)
+        if twin is None:
+            merged.append(dict(item))
+            continue
+        if item["owner"] != UNASSIGNED:
+            twin["owner"] = item["owner"]
+        if item["due"]:
+            twin["due"] = item["due"]
+    by_id = {p["id"]: p for p in previous if "id" in p}
+    pairs = []
+    for i, item in enumerate(merged):
+        for old_id, old in by_id.items():
+            score = _same_task(old, item) + (0.3 if item.get("id") == old_id else 0.0)
+            if score >= 0.5:
+                pairs.append((score, i, old_id))
+    taken: dict[int, str] = {}
+    for _, i, old_id in sorted(pairs, reverse=True):
+        if i not in taken and old_id not in taken.values():
+            taken[i] = old_id
+    for i, item in enumerate(merged):
+        if i in taken:
+            item["id"] = taken[i]
+        else:
+            last_id += 1
+            item["id"] = f"{ITEM_ID_PREFIX}{last_id}"
+    return sorted(merged, key=lambda item: _id_number(item["id"]))
 
 
 def _coerce_scene(value: Any, previous: dict[str, Any]) -> dict[str, Any]:
@@ -295,6 +354,7 @@ class TwinModel:
         if self.validate(self.state):
             raise ValueError(f"invalid initial twin state: {self.validate(self.state)}")
         self.version = 0
+        self.last_id = max((_id_number(a.get("id", "")) for a in self.state["action_items"]), default=0)
 
     @staticmethod
     def validate(obj: Any) -> list[str]:
@@ -325,6 +385,7 @@ class TwinModel:
         repaired = {
             name: coercers[name](obj[name]) if name in obj else copy.deepcopy(previous[name]) for name in _FIELDS
         }
+        repaired["action_items"] = assign_ids(repaired["action_items"], previous["action_items"], self.last_id)
         errors = self.validate(repaired)
         return (None, errors) if errors else (repaired, [])
 
@@ -344,40 +405,11 @@ class TwinModel:
         if operations:
             self.state = copy.deepcopy(new_state)
             self.version += 1
+            self.last_id = max([self.last_id] + [_id_number(a.get("id", "")) for a in new_state["action_items"]])
         return operations, self.version
 
 
 # --- the verifier -----------------------------------------------------------------
-
-_STOPWORDS = frozenset(
-    """the and for are but not you all any can had her was one our out has him his how its may new now old see
-    two who did get let put say she too use that this with have from they will would there their what about which
-    when make like time just know take into year your some could them than then look only come over also back
-    after work first well even want because these give most very should been were said each much does here
-    need needs please yes okay right thing things going gonna been being also still whole""".split()
-)
-_COMPLETION_WORDS = frozenset(
-    "done finished completed complete cancel cancelled canceled drop dropped resolved answered closed".split()
-)
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
-def key_words(text: str) -> set[str]:
-    """Content words, crudely stemmed: what a claim must share with the transcript."""
-    return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) >= 3 and w not in _STOPWORDS}
-
-
-def support(claim: str, vocabulary: set[str]) -> float:
-    """Fraction of the claim's key words found in ``vocabulary`` (0 for a claim with none)."""
-    words = key_words(claim)
-    return len(words & vocabulary) / len(words) if words else 0.0
-
 
 @dataclass(frozen=True)
 class _Claim:
@@ -391,7 +423,7 @@ class _Claim:
 def _claims(state: dict[str, Any]) -> list[_Claim]:
     claims = [_Claim(f"person: {p['name']}", p["name"], p["name"]) for p in state["people"]]
     claims += [
-        _Claim(f"action item: {a['text']}", a["text"], " ".join(filter(None, (a["text"], a["owner"], a["due"]))))
+        _Claim(f"action item: {a['text']}", a["text"], " ".join(filter(None, (a["text"], a["due"]))))
         for a in state["action_items"]
     ]
     claims += [_Claim(f"decision: {d}", d, d) for d in state["decisions"]]
@@ -436,14 +468,11 @@ class Verifier:
         self.support_threshold = support_threshold
         self.weights = weights
 
-    def pick(self, candidates: Sequence[str | Any], model: TwinModel, transcript: str) -> Verdict:
-        """Repair and score raw candidates against ``model.state`` and ``transcript``."""
-        vocabulary = key_words(transcript)
-        completion_lines = [
-            key_words(line)
-            for line in transcript.splitlines()
-            if set(re.findall(r"[a-z]+", line.lower())) & _COMPLETION_WORDS
-        ]
+    def pick(self, candidates: Sequence[str | Any], model: TwinModel, heard: HeardIndex | str) -> Verdict:
+        """Repair and score raw candidates against ``model.state`` and what was ``heard``
+        (the session-long index; a plain transcript text is indexed first)."""
+        if isinstance(heard, str):
+            heard = HeardIndex.of(heard)
         states: list[dict[str, Any] | None] = []
         scores: list[CandidateScore] = []
         for index, raw in enumerate(candidates):
@@ -452,7 +481,7 @@ class Verifier:
             if state is None:
                 scores.append(CandidateScore(index, valid=False, errors=errors[:5]))
             else:
-                scores.append(self._score(index, state, model.state, vocabulary, completion_lines))
+                scores.append(self._score(index, state, model.state, heard))
         most_grounded = max((s.grounded for s in scores if s.valid), default=0)
         for score in scores:
             if score.valid:
@@ -464,22 +493,29 @@ class Verifier:
         if not valid:
             return Verdict(None, None, scores)
         best = max(valid, key=lambda s: (s.score, s.grounded, -s.index))
-        return Verdict(best.index, self.prune(states[best.index], vocabulary), scores)
+        return Verdict(best.index, self.prune(states[best.index], heard), scores)
 
-    def prune(self, state: dict[str, Any] | None, vocabulary: set[str]) -> dict[str, Any] | None:
-        """Drop the winner's people, action items and decisions the transcript does not support:
-        a small model invents names, and an invented fact must never reach a viewer."""
+    def prune(self, state: dict[str, Any] | None, heard: HeardIndex) -> dict[str, Any] | None:
+        """Drop the winner's people, action items and decisions the transcript does not support,
+        and unassign owners nobody named: a small model invents names, and an invented fact
+        must never reach a viewer."""
         if state is None:
             return None
         grounded = dict(state)
-        grounded["people"] = [p for p in state["people"] if self._supported(p["name"], vocabulary)]
+        grounded["people"] = [self._person(p, heard) for p in state["people"] if heard.mentions(p["name"])]
         grounded["action_items"] = [
-            a
+            {**a, "owner": a["owner"] if heard.mentions(a["owner"]) else UNASSIGNED}
             for a in state["action_items"]
-            if self._supported(" ".join(filter(None, (a["text"], a["owner"], a["due"]))), vocabulary)
+            if self._supported(" ".join(filter(None, (a["text"], a["due"]))), heard.vocabulary)
         ]
-        grounded["decisions"] = [d for d in state["decisions"] if self._supported(d, vocabulary)]
+        grounded["decisions"] = [d for d in state["decisions"] if self._supported(d, heard.vocabulary)]
         return grounded
+
+    def _person(self, person: dict[str, str], heard: HeardIndex) -> dict[str, str]:
+        """A role nobody said is dropped, the person kept."""
+        if "role" in person and not self._supported(person["role"], heard.vocabulary):
+            return {"name": person["name"]}
+        return person
 
     def _supported(self, claim: str, vocabulary: set[str]) -> bool:
         return support(claim, vocabulary) >= self.support_threshold
@@ -495,30 +531,32 @@ class Verifier:
             lines.append("Dropped although nothing said they are finished, restore: " + "; ".join(score.removed))
         return "\n".join(f"- {line}" for line in lines)
 
-    def _score(
-        self,
-        index: int,
-        state: dict[str, Any],
-        previous: dict[str, Any],
-        vocabulary: set[str],
-        completion_lines: list[set[str]],
-    ) -> CandidateScore:
+    def _score(self, index: int, state: dict[str, Any], previous: dict[str, Any], heard: HeardIndex) -> CandidateScore:
         claims = _claims(state)
-        ungrounded = [c.label for c in claims if not self._supported(c.evidence, vocabulary)]
-        grounded = len(claims) - len(ungrounded)
+        ungrounded = [
+            c.label
+            for c in claims
+            if not (heard.mentions(c.text) if c.label.startswith("person: ") else self._supported(c.evidence, heard.vocabulary))
+        ]
+        ungrounded += [
+            f"owner {a['owner']} of: {a['text']}"
+            for a in state["action_items"]
+            if a["owner"] != UNASSIGNED and not heard.mentions(a["owner"])
+        ]
+        grounded = max(0, len(claims) - len(ungrounded))
         kept = [key_words(c.text) for c in claims]
         removed = []
         previous_claims = _claims(previous)
         for claim in previous_claims:
             words = key_words(claim.text)
             still_there = any(_jaccard(words, other) >= 0.5 for other in kept)
-            explained = any(support(claim.text, line) >= self.support_threshold for line in completion_lines)
+            explained = any(support(claim.text, line) >= self.support_threshold for line in heard.completion_lines)
             if not still_there and not explained:
                 removed.append(claim.label)
         return CandidateScore(
             index,
             valid=True,
-            grounding=round(grounded / len(claims), 4) if claims else 1.0,
+            grounding=round(grounded / (len(claims) or 1), 4) if claims else 1.0,
             consistency=round(1 - len(removed) / len(previous_claims), 4) if previous_claims else 1.0,
             grounded=grounded,
             ungrounded=ungrounded,
@@ -529,3 +567,33 @@ class Verifier:
 def _jaccard(a: set[str], b: set[str]) -> float:
     union = a | b
     return len(a & b) / len(union) if union else 1.0
+
+
+# --- joining the rule-based draft -------------------------------------------------------
+
+
+def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with what the rule-based draft (:mod:`pipeline.policy.extract`) found and it
+    lacks: missing action items, people, decisions and open questions are added; an item
+    both have keeps the state's words but takes the draft's owner when the state has none,
+    and the draft's due date when it differs (the draft follows spoken corrections)."""
+    merged = copy.deepcopy(state)
+    items = merged["action_items"]
+    for found in draft.get("action_items", []):
+        same = max(items, key=lambda item: _same_task(item, found), default=None)
+        if same is None or _same_task(same, found) < 0.5:
+            items.append(dict(found))
+            continue
+        if same["owner"] == UNASSIGNED and found["owner"] != UNASSIGNED:
+            same["owner"] = found["owner"]
+        if found["due"]:
+            same["due"] = found["due"]
+    known = {person["name"].lower() for person in merged["people"]}
+    merged["people"] += [p for p in draft.get("people", []) if p["name"].lower() not in known]
+    for name in ("decisions", "open_questions"):
+        for entry in draft.get(name, []):
+            if not any(_jaccard(key_words(entry), key_words(other)) >= 0.4 for other in merged[name]):
+                merged[name].append(entry)
+    for name in ("action_items", "people", "decisions", "open_questions"):
+        merged[name] = merged[name][:MAX_ITEMS]
+    return merged

@@ -1,0 +1,243 @@
+"""Understanding benchmark: every evaluation conversation through the real pipeline, scored.
+
+    python -m bench.understanding [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME,...]
+
+Each conversation in samples/eval/ (made by samples/make_eval.py) runs through a
+``Session`` as fast as the machine allows (speech included), then what viewers
+were shown is scored against its gold JSON (bench/scoring.py): action items (owner +
+task) precision, recall and F1; decisions and open questions recall; people
+precision; question answering accuracy (every key fact in the answer; a wrong or
+off-topic answer has none); seconds from the question's last final to its answer;
+owners shown that nobody said.  Works with any backend (``--llm groq`` with a key
+scores the hosted model); ``--llm none`` scores the rule-based twin and the answers
+composed from it (or quoted from the transcript).  Prints a table, then one JSON line.
+
+``--replay DETAILS`` skips speech: the finals an earlier run recorded (``--details``) are
+fed to the session instead, paced at ``--replay-speed`` times real time.  Cheaper, so
+good for tuning prompts and rules; its scores are labelled (``speech``) and are not
+the end-to-end figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import jsonpatch
+
+from bench.scoring import Score, score_conversation
+from pipeline.config import Config
+from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, Event, TranscriptFinal, TwinPatch, TwinState
+from pipeline.ingest import MediaReader
+from pipeline.llm.factory import make_backend
+from pipeline.policy.heard import key_words
+from pipeline.session import Session, run_reader
+
+EVAL = Path(__file__).resolve().parent.parent / "samples" / "eval"
+
+
+class Recorder:
+    """Everything a viewer of the session was shown, with the wall time it arrived."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[float, Event]] = []
+
+    def __call__(self, event: Event) -> None:
+        self.events.append((time.perf_counter(), event))
+
+    def shown_states(self) -> list[dict[str, Any]]:
+        states: list[dict[str, Any]] = []
+        for _, event in self.events:
+            if isinstance(event, TwinState):
+                states.append(event.state)
+            elif isinstance(event, TwinPatch) and states:
+                states.append(jsonpatch.apply_patch(states[-1], event.patch))
+        return states
+
+    def answers(self, gold: dict[str, Any]) -> list[tuple[str, float | None]]:
+        """Per gold question: the first completed answer started after the question was heard, and how
+        long after the final that ended the question it was shown."""
+        texts: dict[int, str] = {}
+        shown_at: dict[int, float] = {}
+        for at, event in self.events:
+            if isinstance(event, AssistantDelta):
+                texts[event.generation] = texts.get(event.generation, "") + event.text
+                shown_at.setdefault(event.generation, at)
+        completed = {e.generation for _, e in self.events if isinstance(e, AssistantDone) and not e.cancelled}
+        asked = [
+            (event.media_time or 0.0, event.generation, key_words(event.question))
+            for _, event in self.events
+            if isinstance(event, AssistantStarted) and event.trigger == "question" and event.generation in completed
+        ]
+        finals = [(at, e.end) for at, e in self.events if isinstance(e, TranscriptFinal)]
+        used: set[int] = set()
+        out: list[tuple[str, float | None]] = []
+        for question in gold["questions"]:
+            line = gold["lines"][question["line"]]
+            wanted = key_words(question["text"])
+            # Asked after the question was heard; the one whose words are closest (ASR mangles some).
+            candidates = [(len(words & wanted), -t, g) for t, g, words in asked if t >= line["start"] and g not in used]
+            generation = max(candidates)[2] if candidates else None
+            if generation is None:
+                out.append(("", None))
+                continue
+            used.add(generation)
+            heard_at = next((at for at, end in finals if end >= line["end"] - 0.5), None)
+            seconds = None
+            if heard_at is not None and generation in shown_at:
+                seconds = round(max(0.0, shown_at[generation] - heard_at), 2)
+            out.append((texts.get(generation, ""), seconds))
+        return out
+
+
+def recorded_finals(gold: dict[str, Any], detail: dict[str, Any]) -> list[tuple[str, float, float]]:
+    """The finals of an earlier run; from its joined transcript (one sentence a final, spread over
+    the conversation's duration) when the run predates ``finals`` in the details."""
+    if "finals" in detail:
+        return [tuple(final) for final in detail["finals"]]  # type: ignore[misc]
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", detail["transcript"]) if s.strip()]
+    step = gold["duration"] / max(1, len(sentences))
+    return [(text, i * step, (i + 0.9) * step) for i, text in enumerate(sentences)]
+
+
+async def replay(session: Session, finals: list[tuple[str, float, float]], speed: float) -> None:
+    """Feed recorded finals (one utterance each) at ``speed`` times real time instead of audio."""
+    await session.start()
+    began = time.perf_counter()
+    for number, (text, start, end) in enumerate(finals, 1):
+        await asyncio.sleep(max(0.0, end / speed - (time.perf_counter() - began)))
+        session.bus.emit(TranscriptFinal(text=text, start=start, end=end, utterance=number, utterance_end=True))
+    await session.end()
+
+
+async def run_one(
+    gold: dict[str, Any], config: Config, backend: Any, recorded: dict[str, Any] | None = None, speed: float = 2.0
+) -> tuple[Score, dict[str, Any]]:
+    path = str(EVAL / gold["audio"])
+    session = Session(config, source=path, realtime=False, backend=backend)
+    recorder = Recorder()
+    session.bus.subscribe(recorder)
+    began = time.perf_counter()
+    if recorded is None:
+        await run_reader(session, MediaReader(path, realtime=False, video=False))
+    else:
+        await replay(session, recorded_finals(gold, recorded), speed)
+    wall = time.perf_counter() - began
+    shown = recorder.shown_states()
+    final_state = shown[-1] if shown else {"people": [], "action_items": [], "decisions": [], "open_questions": []}
+    answers = recorder.answers(gold)
+    score = score_conversation(gold, final_state, shown, answers)
+    detail = {
+        "name": gold["name"],
+        "wall_s": round(wall, 1),
+        "transcript": " ".join(e.text for _, e in recorder.events if isinstance(e, TranscriptFinal)),
+        "finals": [[e.text, e.start, e.end] for _, e in recorder.events if isinstance(e, TranscriptFinal)],
+        "twin": {k: final_state.get(k) for k in ("people", "action_items", "decisions", "open_questions")},
+        "answers": [{"question": q["text"], "answer": a, "seconds": s} for q, (a, s) in zip(gold["questions"], answers)],
+    }
+    return score, detail
+
+
+def fmt(value: float | None) -> str:
+    return "  -  " if value is None else f"{value:.2f}"
+
+
+def row(name: str, score: Score, wall: str) -> str:
+    seconds = score.answer_seconds
+    q_to_a = f"{sum(seconds) / len(seconds):.1f}" if seconds else "-"
+    return (
+        f"{name:<12} {fmt(score.action_items.precision):>5} {fmt(score.action_items.recall):>5} "
+        f"{fmt(score.action_items.f1):>5} {fmt(score.decisions.recall):>5} {fmt(score.open_questions.recall):>5} "
+        f"{fmt(score.people.precision):>5} {fmt(score.qa_accuracy):>5} {q_to_a:>6} "
+        f"{len(score.invented_owners):>4} {wall:>6}"
+    )
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    config = Config.from_sources(
+        {"llm": args.llm, "llm_model": args.llm_model or None, "asr_model": args.asr_model or None}
+    )
+    config.vision = False
+    config.twin_without_llm = args.llm == "none"  # the rules' twin and answers composed from it
+    config.llm_drain_s = args.drain_s
+    backend = make_backend(config)
+    names = args.only.split(",") if args.only else sorted(p.stem for p in EVAL.glob("*.json"))
+    total = Score()
+    details = []
+    print(f"{'conversation':<12} {'AI-P':>5} {'AI-R':>5} {'AI-F1':>5} {'dec-R':>5} {'oq-R':>5} "
+          f"{'ppl-P':>5} {'QA':>5} {'q->a s':>6} {'inv':>4} {'wall s':>6}", flush=True)
+    recorded = {d["name"]: d for d in json.loads(Path(args.replay).read_text())} if args.replay else {}
+    try:
+        for name in names:
+            gold = json.loads((EVAL / f"{name}.json").read_text())
+            if args.replay and name not in recorded:
+                continue
+            score, detail = await run_one(gold, config, backend, recorded.get(name), args.replay_speed)
+            total.add(score)
+            details.append(detail)
+            print(row(name, score, f"{detail['wall_s']:.0f}"), flush=True)
+    finally:
+        if backend is not None:
+            await backend.aclose()
+    print(row("ALL", total, ""))
+    if args.details:
+        Path(args.details).write_text(json.dumps(details, indent=2) + "\n")
+    seconds = sorted(total.answer_seconds)
+    return {
+        "bench": "understanding",
+        "llm": getattr(backend, "name", "none"),
+        "llm_model": getattr(backend, "model", ""),
+        "asr_model": config.asr_model,
+        "conversations": len(details),
+        "speech": f"replayed from {args.replay}" if args.replay else "run",
+        "action_item_precision": _round(total.action_items.precision),
+        "action_item_recall": _round(total.action_items.recall),
+        "action_item_f1": _round(total.action_items.f1),
+        "decisions_recall": _round(total.decisions.recall),
+        "open_questions_recall": _round(total.open_questions.recall),
+        "people_precision": _round(total.people.precision),
+        "qa_accuracy": _round(total.qa_accuracy),
+        "qa_fact_recall": _round(total.facts_found / total.facts if total.facts else None),
+        "questions": total.questions,
+        "answered": len(seconds),
+        "question_to_answer_s": {
+            "p50": seconds[len(seconds) // 2] if seconds else None,
+            "max": seconds[-1] if seconds else None,
+        },
+        "invented_owners": len(total.invented_owners),
+        "load_average_1m": round(os.getloadavg()[0], 2),
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--llm", default="local", help="auto | groq | openai | local | none (default: local)")
+    parser.add_argument("--llm-model", default="", help="model name or GGUF path; local: default Qwen, or smollm2")
+    parser.add_argument("--asr-model", default="", help="speech model (default: the embedded tiny.en)")
+    parser.add_argument("--only", help="conversations by name, comma-separated (e.g. standup,support)")
+    parser.add_argument("--drain-s", type=float, default=600.0, help="time the LLM gets after each conversation")
+    parser.add_argument("--details", help="write transcripts, final twins and answers to this JSON file")
+    parser.add_argument(
+        "--replay", help="a --details file of an earlier run: feed its finals instead of running speech (cheap tuning)"
+    )
+    parser.add_argument("--replay-speed", type=float, default=2.0, help="replayed finals, times real time")
+    parser.add_argument("--log-level", default="WARNING")
+    args = parser.parse_args()
+    logging.basicConfig(level=args.log_level)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    print(json.dumps(asyncio.run(main_async(args))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""One backend call at a time per slot, bounded by a wall-time cap, with its timing kept.
+
+Answers, twin updates and summary folds all reach the backend through one
+:class:`Caller`: it owns the slots (how many calls the backend sustains at once),
+closes an abandoned stream promptly (freeing a local model) and measures each
+stream even when it is cancelled half-way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, AsyncIterator, Callable
+
+from .events import Error, Event
+from .llm.base import Backend, ChatRequest, Delta, Finished, StreamItem
+
+
+@dataclass
+class StreamStats:
+    """Progress of one backend stream, readable even if the stream was cancelled."""
+
+    began: float = 0.0
+    first_token: float | None = None
+    ended: float | None = None
+    deltas: int = 0
+    finished: Finished | None = None
+    timed_out: bool = False
+    text: str = ""
+
+    def tokens(self) -> int:
+        reported = self.finished.completion_tokens if self.finished else 0
+        return reported or self.deltas
+
+    def ttft_ms(self) -> float | None:
+        return None if self.first_token is None else round((self.first_token - self.began) * 1000, 3)
+
+    def tokens_per_s(self) -> float | None:
+        if self.first_token is None or self.ended is None or self.ended <= self.first_token:
+            return None
+        return round(self.tokens() / (self.ended - self.first_token), 2)
+
+
+async def _aclosing_stream(stream: AsyncIterator[StreamItem]) -> AsyncIterator[StreamItem]:
+    """Iterate ``stream`` and close it promptly however iteration ends (frees the model on cancel)."""
+    try:
+        async for item in stream:
+            yield item
+    finally:
+        aclose = getattr(stream, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+class Caller:
+    def __init__(
+        self, backend: Backend, emit: Callable[[Event], Any], clock: Callable[[], float], wall_time_cap_s: float
+    ) -> None:
+        self.backend = backend
+        self._emit = emit
+        self._clock = clock
+        self.wall_time_cap_s = wall_time_cap_s
+        self.slots = asyncio.Semaphore(max(1, backend.max_in_flight))
+
+    async def stream(
+        self, request: ChatRequest, stats: StreamStats, on_delta: Callable[[str], Any] | None = None
+    ) -> str:
+        """Stream one request (the caller holds a slot); bounded by the wall-time cap."""
+        stats.began = self._clock()
+        parts: list[str] = []
+        try:
+            async with asyncio.timeout(self.wall_time_cap_s):
+                async for item in _aclosing_stream(self.backend.stream(request)):
+                    if isinstance(item, Delta):
+                        if stats.first_token is None:
+                            stats.first_token = self._clock()
+                        stats.deltas += 1
+                        parts.append(item.text)
+                        if on_delta is not None:
+                            on_delta(item.text)
+                    else:
+                        stats.finished = item
+        except TimeoutError:
+            stats.timed_out = True
+            cap = f"{self.wall_time_cap_s:g} s"
+            self._emit(Error(code="llm_timeout", message=f"{self.backend.name}: cut off at the {cap} wall-time cap"))
+        finally:
+            stats.ended = self._clock()
+            stats.text = "".join(parts)
+        return stats.text
+
+    async def collect(self, request: ChatRequest, budget_s: float | None = None) -> str:
+        """One whole reply (twin, revision, summary); ``budget_s`` bounds the wait for a slot too."""
+        async with asyncio.timeout(None if budget_s is None else max(0.0, budget_s)):
+            async with self.slots:
+                return await self.stream(request, StreamStats())

@@ -1,0 +1,144 @@
+"""Answers to questions asked aloud: what kind of question, is the answer fit to show,
+and an answer composed from the twin when the model's is not.
+
+A small model answering on a CPU tends to repeat its previous answer, continue the
+transcript, or name people nobody mentioned.  An answer is therefore checked before
+anyone sees it; list questions (action items, decisions, open questions, who owns
+what) can always be answered from the twin, which the verifier keeps grounded.
+
+Plain module: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from .heard import UNASSIGNED, HeardIndex, key_words, name_tokens, support
+
+ACTION_ITEMS = "action_items"
+DECISIONS = "decisions"
+OPEN_QUESTIONS = "open_questions"
+
+_KINDS = (
+    (OPEN_QUESTIONS, re.compile(r"\bopen questions?\b|\bunresolved\b|\bunanswered\b|\bstill open\b")),
+    (DECISIONS, re.compile(r"\bdecid|\bdecision|\bagreed\b")),
+    (ACTION_ITEMS, re.compile(r"\baction items?\b|\bto-?dos?\b|\btasks?\b|\bnext steps?\b|\bwho (owns|is responsible|is doing|does what)\b")),
+)
+_TRANSCRIPT_ECHO = re.compile(r"\[\d+(\.\d+)?s\]|\(assistant\)|\(seen\)|^#+ ", re.MULTILINE)
+# Words any answer may use without the transcript having said them.
+_ANSWER_WORDS = key_words(
+    "mentioned discussed said asked assigned responsible owner owns question questions answer decided decision "
+    "decisions action items item task tasks due date deadline open transcript meeting twin state currently "
+    "according none nothing known unknown unassigned yet far also sure"
+)
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)(\w+)")
+NO_ANSWER = "I could not find that in what was said so far."
+_QUESTION_ONLY_WORDS = key_words("assistant tell please can could would what who when where which why how")
+
+
+def question_kind(question: str) -> str | None:
+    """The twin list a question asks for (``ACTION_ITEMS``, ``DECISIONS``, ``OPEN_QUESTIONS``), or None."""
+    lowered = question.lower()
+    return next((kind for kind, pattern in _KINDS if pattern.search(lowered)), None)
+
+
+def twin_vocabulary(state: dict[str, Any]) -> set[str]:
+    words: set[str] = set()
+    for item in state.get("action_items", []):
+        words |= key_words(" ".join((item["text"], item["owner"], item["due"])))
+    for field in (DECISIONS, OPEN_QUESTIONS, "topics"):
+        for text in state.get(field, []):
+            words |= key_words(text)
+    for person in state.get("people", []):
+        words |= key_words(person["name"])
+    return words
+
+
+def _action_item_text(item: dict[str, str]) -> str:
+    owner = item["owner"] if item["owner"] != UNASSIGNED else "unassigned"
+    due = f" (due {item['due']})" if item["due"] else ""
+    return f"{owner}: {item['text']}{due}"
+
+
+def compose_from_twin(kind: str, state: dict[str, Any], question: str = "") -> str:
+    """An answer to a list question made only of what the twin holds; for "who does X"
+    questions, the items the question names come alone when there are any."""
+    if kind == ACTION_ITEMS:
+        items = state[ACTION_ITEMS]
+        asked = key_words(question) - key_words("assistant action items tasks who owns what")
+        named = [item for item in items if asked & key_words(item["text"])]
+        chosen = named or items
+        if not chosen:
+            return "No action items so far."
+        return "Action items: " + "; ".join(_action_item_text(item) for item in chosen) + "."
+    label = {DECISIONS: "Decisions", OPEN_QUESTIONS: "Open questions"}[kind]
+    entries = state[kind]
+    if not entries:
+        return f"No {label.lower()} so far."
+    return f"{label}: " + "; ".join(entry.rstrip(".?") for entry in entries) + "."
+
+
+class AnswerChecker:
+    """Says why an answer must not be shown ("" when it may)."""
+
+    def __init__(self, grounding: float = 0.5, repeat: float = 0.8, coverage: float = 0.75) -> None:
+        self.grounding = grounding
+        self.repeat = repeat
+        self.coverage = coverage
+
+    def problem(
+        self, answer: str, question: str, heard: HeardIndex, state: dict[str, Any], earlier: list[str]
+    ) -> str:
+        text = answer.strip()
+        if not text or text == "-":
+            return "empty"
+        if _TRANSCRIPT_ECHO.search(text):
+            return "continues the transcript instead of answering"
+        words = key_words(text)
+        for previous in earlier:
+            before = key_words(previous)
+            if words and before and len(words & before) / len(words | before) >= self.repeat:
+                return "repeats an earlier answer"
+        known = heard.vocabulary | twin_vocabulary(state) | key_words(question) | _ANSWER_WORDS
+        if words and support(text, known) < self.grounding:
+            return "not grounded in the transcript or the twin"
+        if not words - key_words(question) - _ANSWER_WORDS and not re.match(r"(yes|no)\b", text.lower()):
+            return "only repeats the question"  # "Yes, we are ..." answers a yes/no question; an echo does not
+        invented = [n for n in _capitalised(text) if not heard.mentions(n) and not key_words(n) <= known]
+        if invented:
+            return f"names someone nobody mentioned: {', '.join(invented[:3])}"
+        kind = question_kind(question)
+        if kind is not None:
+            entries = [f"{i['owner']} {i['text']}" if kind == ACTION_ITEMS else i for i in state.get(kind, [])]
+            if entries:
+                covered = sum(support(entry, words) >= 0.5 for entry in entries)
+                if covered / len(entries) < self.coverage:
+                    return f"leaves out most of the {kind.replace('_', ' ')} the twin holds"
+        return ""
+
+
+def _capitalised(text: str) -> list[str]:
+    """Capitalised words that do not start a sentence: names, as a small model writes them."""
+    starts = {match.start(1) for match in _SENTENCE_START.finditer(text)}
+    found = []
+    for match in re.finditer(r"\b[A-Z][a-z]{2,}\b", text):
+        if match.start() not in starts and name_tokens(match.group()) and match.group() not in found:
+            found.append(match.group())
+    return found
+
+
+def quote_answer(question: str, heard: HeardIndex, addressed: Callable[[str], bool]) -> str:
+    """The utterance that shares most content words with the question, quoted ("" if none does).
+
+    Without a model (or when its answers failed the check) the honest answer to
+    "when will the router arrive?" is what was said about the router."""
+    wanted = key_words(question) - _QUESTION_ONLY_WORDS
+    best, best_score = "", 0.0
+    for line in heard.lines:
+        if addressed(line):
+            continue  # questions to the assistant are not evidence
+        score = len(wanted & key_words(line)) / len(wanted) if wanted else 0.0
+        if score >= best_score and score > 0:
+            best, best_score = line, score  # ties: the later line, as corrections come later
+    return f'From what was said: "{best}"' if best else ""

@@ -1,0 +1,269 @@
+"""A twin draft from explicit phrasings, without a language model.
+
+Meetings state their results in a few recurring ways: "Carol, please fix the
+search page by Wednesday", "Bob, can you send ...?" / "Yes, I will send ...",
+"We decided to ...", "One open question is whether ...", "No, Friday, not
+Thursday".  This extractor reads utterances in order and keeps a draft of people,
+action items, decisions and open questions built only from such phrasings, so
+every entry quotes what was said.  It is the twin of ``--llm none``, and with a
+model its entries join the model's (the model adds what is said less explicitly).
+It does not know who is speaking (there are no speaker labels yet): "I will ..."
+gets the person addressed just before, or the one thanked just after, else no owner.
+
+Plain class: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .heard import UNASSIGNED, key_words
+
+_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_ORDINAL = r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
+_DUE = re.compile(
+    rf"\b(?:(?:by|before|on|until|for)\s+)?(?:the\s+)?("
+    rf"(?:next\s+|this\s+)?{_DAY}(?:\s+(?:morning|afternoon|evening))?"
+    rf"|tomorrow(?:\s+(?:morning|afternoon|evening))?|today|tonight|next\s+week|this\s+week|next\s+month"
+    rf"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:week|month|{_MONTH})"
+    rf"|within\s+(?:one|a|two|\d+)\s+(?:days?|weeks?)"
+    rf"|{_ORDINAL}\s+of\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
+    rf")\b",
+    re.IGNORECASE,
+)
+_VALUE = re.compile(rf"\b({_DAY}|{_ORDINAL}|{_MONTH})\b", re.IGNORECASE)
+_NOT_VALUE = re.compile(rf"\bnot\s+(?:on\s+|the\s+)?({_DAY}|{_ORDINAL}|{_MONTH})\b", re.IGNORECASE)
+_NAME = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?"
+_NOT_NAMES = frozenset(
+    """assistant okay ok yes yeah no sure thanks thank great good nice right fine hi hello hey well so then and but
+    first second third today tomorrow tonight please sorry actually agreed also another one what who how why when
+    where which is are can could will would should do does did let we i you he she they it this that the a an
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december english""".split()
+)
+# A request to the person addressed: "<Name>, please fix ...", "<Name>, can you send ...".
+_REQUEST = re.compile(
+    rf"^(?:(?:ok(?:ay)?|great|nice|good|so|and|right|then|yes)[,.!]?\s+)*(?P<name>{_NAME}),?\s+"
+    r"(?:please\s+|can you\s+|could you\s+|would you\s+|will you\s+|you will\s+|you'll\s+)(?P<task>.+)",
+)
+_THIRD_PERSON = re.compile(rf"(?:^|,\s*|\bso\s+|\bno,?\s+)(?P<name>{_NAME})(?:,\s+will|\s+will|\s+rents|\s+books|\s+sends)\s+(?P<task>.+)")
+_FIRST_PERSON = re.compile(r"\b(?:i will|i'll|i am going to|i can)\s+(?P<task>.+)", re.IGNORECASE)
+_THANKED = re.compile(rf"^(?:thanks|thank you|great|okay|ok|good|yes)[,.!]?\s+(?:{_NAME}[,.!]?\s+)?", re.IGNORECASE)
+_GREETING = r"(?i:thanks|thank you|hi|hello|hey|yes|great|okay|sure|sorry)"
+# "Thanks, Tom." / "Hi Emma," (greeted: not given the floor) and "Mike, how about you?" (given the floor).
+_GREETED = re.compile(rf"^{_GREETING}[,.]?\s+(?P<name>{_NAME})[,.!?]")
+_VOCATIVE = re.compile(rf"^(?P<name>{_NAME}),\s")
+_LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{_NAME})[.!?]$")
+_CALLED = re.compile(rf"^(?P<name>{_NAME})[,.!?]?$")  # "Chris?" on its own: the next request is Chris's
+_BARE_REQUEST = re.compile(r"^(?:please|can you|could you|would you|will you)\s+(?P<task>.+)", re.IGNORECASE)
+_INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{_NAME})")
+_DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|agreed|the decision is|let's go with)\b[:,]?\s*(?P<what>.*)", re.IGNORECASE)
+_OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
+_WHETHER = re.compile(r"\bopen question is (?:whether|if|how|what|who)\b\s*(?P<what>.+)", re.IGNORECASE)
+_EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
+_DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? be (?:done|ready|finished)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\s+because\b|\.\s", re.IGNORECASE)
+_DO_THAT = re.compile(r"\b(?:do|does|take|takes)\s+(?:that|it|this)\b", re.IGNORECASE)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+
+
+def _names(candidates: list[str]) -> list[str]:
+    out = []
+    for name in candidates:
+        words = [w for w in name.split() if w.lower() not in _NOT_NAMES]
+        if words and len(words) == len(name.split()):
+            out.append(name)
+        elif words and name.split()[0].lower() in _NOT_NAMES and len(words) == 1:
+            out.append(words[0])
+    return out
+
+
+def _task_and_due(task: str) -> tuple[str, str]:
+    due_match = _DUE.search(task)
+    due = due_match.group(1) if due_match else ""
+    text = _DUE.sub("", task) if due else task
+    text = re.sub(r"\b(?:please|yes|sure|okay)\b,?", "", text, flags=re.IGNORECASE)
+    text = " ".join(text.strip(" ,.?!").split())
+    return text, due
+
+
+@dataclass
+class _Item:
+    text: str
+    owner: str
+    due: str
+    heard: int  # the utterance it came from
+    said_first_person: bool = False  # "I will ...": the owner is a guess a "thank you, <name>" overrides
+
+
+@dataclass
+class RuleExtractor:
+    people: list[str] = field(default_factory=list)
+    items: list[_Item] = field(default_factory=list)
+    decisions: list[str] = field(default_factory=list)
+    open_questions: list[str] = field(default_factory=list)
+    _utterances: int = 0
+    _addressed: str = ""  # the last person asked to do something
+    _floor: str = ""  # the last person asked to speak ("Mike, how about you?"): "I will ..." is theirs
+    _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
+    _called_at: int = -1
+    _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
+
+    def add(self, text: str) -> None:
+        """One utterance, in order."""
+        self._utterances += 1
+        self._thanks(text)
+        for sentence in _sentences(text):
+            self._people(sentence)
+            if sentence.endswith("?"):
+                self._questions = [*self._questions[-3:], (self._utterances, sentence)]
+            self._correction(sentence)
+            self._action(sentence)
+            self._decision(sentence)
+            self._open_question(sentence)
+
+    def draft(self) -> dict[str, Any]:
+        """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
+        return {
+            "people": [{"name": name} for name in self.people],
+            "action_items": [{"text": i.text, "owner": i.owner or UNASSIGNED, "due": i.due} for i in self.items],
+            "decisions": list(self.decisions),
+            "open_questions": list(self.open_questions),
+        }
+
+    # --- phrasings ------------------------------------------------------------------
+
+    def _people(self, sentence: str) -> None:
+        called = _CALLED.match(sentence)
+        if called and _names([called.group("name")]):
+            self._floor = self._called = _names([called.group("name")])[0]
+            self._called_at = self._utterances
+        vocative = _VOCATIVE.match(sentence)
+        if vocative and _names([vocative.group("name")]) and vocative.group("name").split()[0].lower() not in _NOT_NAMES:
+            self._floor = _names([vocative.group("name")])[0]  # who is asked to speak next
+        found = [m.group("name") for m in (_GREETED.match(sentence), vocative, _LATE_VOCATIVE.search(sentence)) if m]
+        found += [m.group("name") for m in _INTRODUCED.finditer(sentence)]
+        found += re.findall(r"\b((?:Professor|Doctor)\s[A-Z][a-z]+)", sentence)
+        for name in _names(found):
+            self._person(name)
+
+    def _person(self, name: str) -> None:
+        if not any(name.lower() == p.lower() or name.lower() in p.lower().split() for p in self.people):
+            self.people.append(name)
+
+    def _thanks(self, text: str) -> None:
+        """"Thank you, Anna." right after "I will ask ...": the task was Anna's."""
+        match = _THANKED.match(text)
+        if not match:
+            return
+        names = _names(re.findall(_NAME, match.group(0)))
+        last = self.items[-1] if self.items else None
+        if names and last is not None and last.heard == self._utterances - 1 and last.said_first_person:
+            last.owner = names[0]
+
+    def _action(self, sentence: str) -> None:
+        request = _REQUEST.search(sentence)
+        if request and _names([request.group("name")]):
+            name = _names([request.group("name")])[0]
+            self._person(name)
+            self._addressed = name
+            self._item(request.group("task"), name, sentence)
+            return
+        third = _THIRD_PERSON.search(sentence)
+        if third and _names([third.group("name")]):
+            name = _names([third.group("name")])[0]
+            self._person(name)
+            last = self.items[-1] if self.items else None
+            if _DO_THAT.search(third.group("task")) and last is not None:
+                last.owner = name  # "Actually, no, Steve will do that."
+                return
+            self._item(third.group("task"), name, sentence)
+            return
+        bare = _BARE_REQUEST.match(sentence)
+        if bare and self._called and self._called_at >= self._utterances - 1:
+            self._addressed = self._called
+            self._item(bare.group("task"), self._called, sentence)
+            return
+        everyone = _EVERYONE.search(sentence)
+        if everyone:
+            self._item(everyone.group("task"), "", sentence)
+            return
+        mine = _FIRST_PERSON.search(sentence)
+        if mine:
+            # "Yes, I will book the studio by Tuesday.": the person just asked, confirming;
+            # otherwise the person who was given the floor.
+            owner = self._addressed if self._confirms(mine.group("task")) else self._floor
+            self._item(mine.group("task"), owner, sentence, first_person=True)
+            return
+        done_by = _DONE_BY.search(sentence)
+        last = self.items[-1] if self.items else None
+        if done_by and last is not None and last.heard == self._utterances and not last.due:
+            last.due = _task_and_due(sentence)[1]  # "It will be done by Wednesday."
+
+    def _confirms(self, task: str) -> bool:
+        last = self.items[-1] if self.items else None
+        return bool(last and last.owner == self._addressed and self._same(last.text, _task_and_due(task)[0]))
+
+    @staticmethod
+    def _same(a: str, b: str) -> bool:
+        words_a, words_b = key_words(a), key_words(b)
+        return bool(words_a and words_b) and len(words_a & words_b) / min(len(words_a), len(words_b)) >= 0.5
+
+    def _item(self, task: str, owner: str, sentence: str, first_person: bool = False) -> None:
+        text = _task_and_due(_CLAUSE_END.split(task)[0])[0]
+        due = _task_and_due(task)[1] or _task_and_due(sentence)[1]
+        if len(key_words(text)) < 1 or text.lower().startswith(("work ", "go first", "tell me", "help")):
+            return
+        for item in reversed(self.items):
+            if self._same(item.text, text):  # said again: the newer words refine it
+                if owner and not (first_person and item.owner):  # a guessed owner never replaces a named one
+                    item.owner = owner
+                if due and due.lower() not in item.due.lower():  # "by Tuesday" does not undo "next Tuesday"
+                    item.due = due
+                item.heard = self._utterances
+                return
+        self.items.append(_Item(text, owner, due, self._utterances, first_person))
+
+    def _correction(self, sentence: str) -> None:
+        """"No, Friday, not Thursday." / "the 19th of May, not the 12th": the newest item with
+        the old value takes the new one."""
+        wrong = _NOT_VALUE.search(sentence)
+        if not wrong:
+            return
+        old = wrong.group(1).lower()
+        new = next((v.group(1) for v in _VALUE.finditer(sentence) if v.group(1).lower() != old), None)
+        if new is None:
+            return
+        for item in reversed(self.items):
+            if old in item.due.lower():
+                item.due = re.sub(re.escape(old), new, item.due, flags=re.IGNORECASE)
+                return
+
+    def _decision(self, sentence: str) -> None:
+        match = _DECISION.search(sentence)
+        if not match:
+            return
+        what = re.sub(r"^(?:.*?:\s*|that\s+)", "", match.group("what")).strip(" .:,")
+        if len(key_words(what)) >= 1 and not any(self._same(what, d) for d in self.decisions):
+            self.decisions.append(what[0].upper() + what[1:])
+
+    def _open_question(self, sentence: str) -> None:
+        if not _OPEN.search(sentence):
+            return
+        whether = _WHETHER.search(sentence)
+        if whether:
+            question = whether.group("what").strip(" .?")
+        elif self._questions and self._questions[-1][0] >= self._utterances - 2:
+            # "That is still an open question": the question asked just before (with its lead-in).
+            last_at = self._questions[-1][0]
+            question = " ".join(q for at, q in self._questions if at == last_at)
+        else:
+            return
+        if len(key_words(question)) >= 1 and not any(self._same(question, q) for q in self.open_questions):
+            self.open_questions.append(question)

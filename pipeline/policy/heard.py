@@ -1,0 +1,87 @@
+"""A session-long index of what was heard: the evidence twin claims are checked against.
+
+The context window evicts old blocks (and folds them into a summary), so
+grounding a claim against the window alone forgets: people and action items
+whose evidence scrolled out would be pruned as invented.  This index keeps the
+words of every utterance for the whole session, and the utterances themselves
+(a long meeting is a few hundred kilobytes of text), so an answer can quote them.
+
+Plain class: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+
+_STOPWORDS = frozenset(
+    """the and for are but not you all any can had her was one our out has him his how its may new now old see
+    two who did get let put say she too use that this with have from they will would there their what about which
+    when make like time just know take into year your some could them than then look only come over also back
+    after work first well even want because these give most very should been were said each much does here
+    need needs please yes okay right thing things going gonna been being also still whole""".split()
+)
+_COMPLETION_WORDS = frozenset(
+    "done finished completed complete cancel cancelled canceled drop dropped resolved answered closed".split()
+)
+# Owner values that name nobody: a task with one of these has no owner yet.
+UNASSIGNED = "unassigned"
+_NOBODY = frozenset(
+    "unassigned none nobody unknown n/a na tbd everyone all team we us i me you they someone somebody".split()
+)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def key_words(text: str) -> set[str]:
+    """Content words, crudely stemmed: what a claim must share with the transcript."""
+    return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) >= 3 and w not in _STOPWORDS}
+
+
+def support(claim: str, vocabulary: set[str]) -> float:
+    """Fraction of the claim's key words found in ``vocabulary`` (0 for a claim with none)."""
+    words = key_words(claim)
+    return len(words & vocabulary) / len(words) if words else 0.0
+
+
+def name_tokens(name: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", re.sub(r"'s\b", "", name.lower()))
+
+
+def names_nobody(owner: str) -> bool:
+    """An empty or placeholder owner ("", "unassigned", "team", "me", ...)."""
+    return not owner.strip() or owner.strip().lower() in _NOBODY
+
+
+class HeardIndex:
+    """Every word heard (and seen) this session; nothing is ever evicted."""
+
+    def __init__(self) -> None:
+        self.vocabulary: set[str] = set()  # key words, for claims
+        self._tokens: set[str] = set()  # every word as heard, for names
+        self.completion_lines: list[set[str]] = []  # key words of lines that say something is done
+        self.lines: list[str] = []
+
+    @classmethod
+    def of(cls, text: str) -> HeardIndex:
+        index = cls()
+        for line in text.splitlines():
+            index.add(line)
+        return index
+
+    def add(self, text: str) -> None:
+        self.lines.append(text)
+        words = key_words(text)
+        self.vocabulary |= words
+        self._tokens.update(name_tokens(text))
+        if set(re.findall(r"[a-z]+", text.lower())) & _COMPLETION_WORDS:
+            self.completion_lines.append(words)
+
+    def mentions(self, name: str) -> bool:
+        """Was this person named?  Every word of the name must have been heard."""
+        tokens = name_tokens(name)
+        return bool(tokens) and not names_nobody(name) and all(token in self._tokens for token in tokens)

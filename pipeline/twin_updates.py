@@ -1,0 +1,139 @@
+"""One twin update: a schema-constrained call (optionally N samples and K revisions),
+judged by the verifier against everything heard this session, joined with the
+rule-based draft, published as a patch.  Without a model the draft alone is the twin.
+
+The thinking is in :mod:`pipeline.policy.twin`; this carries it out with a
+:class:`~pipeline.llm_calls.Caller`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from typing import Any, Callable
+
+from .config import Config
+from .events import Error, Event, TwinPatch
+from .llm.base import ChatRequest
+from .llm_calls import Caller
+from .policy.context import ContextWindow
+from .policy.heard import HeardIndex
+from .policy.images import Sighting, settle_scene
+from .policy.extract import RuleExtractor
+from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier, assign_ids, merge_draft
+from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
+
+
+class TwinUpdater:
+    def __init__(
+        self,
+        config: Config,
+        caller: Caller | None,
+        window: ContextWindow,
+        heard: HeardIndex,
+        emit: Callable[[Event], Any],
+        clock: Callable[[], float],
+        report_error: Callable[[BaseException], Any],
+        *,
+        max_tokens: int,
+        budget_s: float,
+    ) -> None:
+        self.config = config
+        self.caller = caller
+        self.window = window
+        self.heard = heard
+        self._emit = emit
+        self._clock = clock
+        self._report_error = report_error
+        self.max_tokens = max_tokens
+        self.budget_s = budget_s
+        self.twin = TwinModel()
+        self.verifier = Verifier()
+        self.rules = RuleExtractor()
+
+    def add(self, utterance: str) -> None:
+        self.rules.add(utterance)
+
+    def freshest(self) -> dict[str, Any]:
+        """The twin with what the rules found since its last update (grounded): for answers,
+        which should not wait for the next update."""
+        state = self.verifier.prune(merge_draft(self.twin.state, self.rules.draft()), self.heard)
+        assert state is not None
+        return state
+
+    async def update(self, sighting: Sighting | None, context_time: float, media_time: Callable[[], float]) -> None:
+        """Draft, verify and publish; raises the backend's error (the twin keeps its state)."""
+        if self.caller is None:
+            verdict = self.verifier.pick([json.dumps(self.twin.state)], self.twin, self.heard)
+            self._publish(verdict, ["rules"], sighting, context_time, media_time())
+            return
+        budget_end = self._clock() + self.budget_s
+        prompt = self.window.render(TWIN_INSTRUCTION, twin_state=self.twin.state)
+        request = ChatRequest(prompt.messages, max_tokens=self.max_tokens, response_format=TWIN_RESPONSE_FORMAT)
+        raws = await self._sample(request, max(1, self.config.llm_samples), budget_end)
+        origins = ["sample"] * len(raws)
+        verdict = self.verifier.pick(raws, self.twin, self.heard)
+        for round_number in range(1, self.config.llm_refine + 1):
+            best = verdict.scores[verdict.winner if verdict.winner is not None else 0]
+            critique = self.verifier.critique(best)
+            remaining = budget_end - self._clock()
+            if not critique or remaining <= 0:
+                break
+            revise = dataclasses.replace(
+                request,
+                messages=request.messages
+                + [
+                    {"role": "assistant", "content": raws[best.index]},
+                    {"role": "user", "content": REVISE_INSTRUCTION.format(critique=critique)},
+                ],
+            )
+            try:
+                raws.append(await self.caller.collect(revise, remaining))
+            except TimeoutError:
+                break
+            origins.append(f"revision {round_number}")
+            verdict = self.verifier.pick(raws, self.twin, self.heard)
+        self._publish(verdict, origins, sighting, context_time, media_time())
+
+    async def _sample(self, request: ChatRequest, samples: int, budget_end: float) -> list[str]:
+        """``samples`` candidates: in parallel when the backend sustains it, else one after
+        another while the latency budget lasts (the first always runs)."""
+        requests = [request] + [dataclasses.replace(request, temperature=0.8) for _ in range(samples - 1)]
+        if samples > 1 and self.caller.backend.max_in_flight >= samples:
+            results = await asyncio.gather(*(self.caller.collect(r) for r in requests), return_exceptions=True)
+            texts = [r for r in results if isinstance(r, str)]
+            failures = [r for r in results if isinstance(r, BaseException)]
+            if not texts:
+                raise failures[0]
+            for failure in failures:
+                self._report_error(failure)
+            return texts
+        texts = [await self.caller.collect(requests[0])]
+        for extra in requests[1:]:
+            remaining = budget_end - self._clock()
+            if remaining <= 0:
+                break
+            try:
+                texts.append(await self.caller.collect(extra, remaining))
+            except TimeoutError:
+                break
+        return texts
+
+    def _publish(
+        self, verdict: Verdict, origins: list[str], sighting: Sighting | None, context_time: float, media_time: float
+    ) -> None:
+        if verdict.state is None:
+            errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
+            self._emit(Error(code="twin_invalid", message=f"model output rejected, twin unchanged: {errors}"))
+            return
+        state = self.verifier.prune(merge_draft(verdict.state, self.rules.draft()), self.heard)
+        assert state is not None
+        state["action_items"] = assign_ids(state["action_items"], self.twin.state["action_items"], self.twin.last_id)
+        scene = settle_scene(state["scene"], self.twin.state["scene"], sighting, context_time)
+        patch, version = self.twin.apply({**state, "scene": scene})
+        if patch:
+            why = verdict.why
+            why["origins"] = origins
+            self._emit(TwinPatch(version=version, patch=patch, why=why, media_time=media_time))
+

@@ -1,0 +1,82 @@
+from pipeline.policy.answers import (
+    ACTION_ITEMS,
+    DECISIONS,
+    OPEN_QUESTIONS,
+    AnswerChecker,
+    compose_from_twin,
+    question_kind,
+)
+from pipeline.policy.heard import HeardIndex
+from pipeline.policy.twin import empty_state
+
+HEARD = HeardIndex.of(
+    "[1.0s] Carol, please fix the search page by Wednesday.\n"
+    "[5.0s] Bob, can you send the cost report by Friday?\n"
+    "[9.0s] We decided to move the launch to June.\n"
+)
+STATE = {
+    **empty_state(),
+    "action_items": [
+        {"id": "a1", "text": "fix the search page", "owner": "Carol", "due": "Wednesday"},
+        {"id": "a2", "text": "send the cost report", "owner": "Bob", "due": "Friday"},
+    ],
+    "decisions": ["move the launch to June"],
+}
+
+
+def test_question_kinds():
+    assert question_kind("Assistant, can you tell us the action items?") == ACTION_ITEMS
+    assert question_kind("Assistant, what did we decide about the budget?") == DECISIONS
+    assert question_kind("Assistant, what open questions do we have?") == OPEN_QUESTIONS
+    assert question_kind("Assistant, when is the quiz?") is None
+
+
+def test_composed_answers_hold_what_the_twin_holds():
+    assert compose_from_twin(ACTION_ITEMS, STATE) == (
+        "Action items: Carol: fix the search page (due Wednesday); Bob: send the cost report (due Friday)."
+    )
+    assert compose_from_twin(ACTION_ITEMS, STATE, "Assistant, who sends the cost report?") == (
+        "Action items: Bob: send the cost report (due Friday)."
+    )
+    assert compose_from_twin(OPEN_QUESTIONS, STATE) == "No open questions so far."
+
+
+def check(answer, question="Assistant, who fixes the search page?", earlier=()):
+    return AnswerChecker().problem(answer, question, HEARD, STATE, list(earlier))
+
+
+def test_a_grounded_answer_passes():
+    assert check("Carol fixes the search page by Wednesday.") == ""
+
+
+def test_bad_answers_say_why():
+    assert check("") == "empty"
+    assert check("[12.0s] Bob: yes I will") == "continues the transcript instead of answering"
+    assert check("Carol fixes it.", earlier=["Carol fixes it."]) == "repeats an earlier answer"
+    assert check("The marketing agency redesigns the brochure layout.") == "not grounded in the transcript or the twin"
+    assert check("The search page is fixed by John on Wednesday.").startswith("names someone nobody mentioned: John")
+    assert check("Carol fixes the search page.", "Assistant, what are the action items?") == (
+        "leaves out most of the action items the twin holds"
+    )
+
+
+def test_without_a_model_a_question_is_answered_by_quoting_what_was_said():
+    from pipeline.policy.answers import quote_answer
+
+    heard = HeardIndex.of(
+        "I will send you a new router, and it will arrive on Thursday.\n"
+        "My manager will call you back tomorrow.\n"
+        "Assistant, when will the new router arrive?\n"
+    )
+    addressed = lambda text: text.startswith("Assistant")  # noqa: E731
+    answer = quote_answer("Assistant, when will the new router arrive?", heard, addressed)
+    assert answer == 'From what was said: "I will send you a new router, and it will arrive on Thursday."'
+    assert quote_answer("Assistant, what is the capital of Peru?", heard, addressed) == ""
+
+
+def test_an_answer_that_only_echoes_the_question_is_rejected_but_yes_is_an_answer():
+    question = "Assistant, when will the new router arrive?"
+    assert check('The task is to ask the assistant: "When will the new router arrive?"', question) == (
+        "only repeats the question"
+    )
+    assert check("Yes, we launch the search page.", "Assistant, do we launch the search page?") == ""

@@ -1,0 +1,72 @@
+"""The rule-based twin draft: explicit phrasings, read from utterances in order."""
+
+from pipeline.policy.extract import RuleExtractor
+
+
+def draft_of(*utterances: str) -> dict:
+    rules = RuleExtractor()
+    for utterance in utterances:
+        rules.add(utterance)
+    return rules.draft()
+
+
+def test_a_request_to_a_named_person_is_their_item_and_their_yes_refines_it():
+    draft = draft_of(
+        "Peter, please book the video studio by next Tuesday.",
+        "Yes, I will book the video studio by Tuesday.",
+    )
+    assert draft["action_items"] == [{"text": "book the video studio", "owner": "Peter", "due": "next Tuesday"}]
+    assert draft["people"] == [{"name": "Peter"}]
+
+
+def test_i_will_belongs_to_whoever_has_the_floor_unless_someone_is_thanked_for_it():
+    draft = draft_of(
+        "Thanks, Tom. Mike, how about you?",
+        "I am blocked, because I have no access to the test server.",
+        "I will ask the admin team for your access today.",
+        "Thank you, Anna. After that I will write the release notes by Friday.",
+    )
+    assert [(a["owner"], a["text"], a["due"]) for a in draft["action_items"]] == [
+        ("Anna", "ask the admin team for your access", "today"),
+        ("Mike", "write the release notes", "Friday"),
+    ]
+
+
+def test_spoken_corrections_change_the_due_date_and_the_owner():
+    draft = draft_of(
+        "Steve, please order the moving boxes by Thursday.",
+        "No, Friday, not Thursday. The supplier is closed on Thursday.",
+        "Paul, you will rent the truck for the twelfth of May.",
+        "Sorry, a correction: the move is on the nineteenth of May, not the twelfth.",
+        "I will hire a cleaning company. Actually, no, Steve will do that, because he knows the building manager.",
+        "Fine, I will hire the cleaning company by next Monday.",
+    )
+    assert [(a["owner"], a["text"], a["due"]) for a in draft["action_items"]] == [
+        ("Steve", "order the moving boxes", "Friday"),
+        ("Paul", "rent the truck", "nineteenth of May"),
+        ("Steve", "hire a cleaning company", "next Monday"),
+    ]
+
+
+def test_decisions_and_open_questions_as_they_are_announced():
+    draft = draft_of(
+        "Then we decided: twenty thousand dollars for online ads, and no print ads.",
+        "What about the logo? Do we keep the old one?",
+        "We do not know yet. That stays an open question until the designer replies.",
+        "Another open question is whether people would pay for it.",
+    )
+    assert draft["decisions"] == ["Twenty thousand dollars for online ads, and no print ads"]
+    assert draft["open_questions"] == ["What about the logo? Do we keep the old one?", "people would pay for it"]
+
+
+def test_nobody_is_invented_and_a_task_with_no_named_owner_stays_unassigned():
+    draft = draft_of("Good afternoon.", "For next week, everyone please read chapter five.", "Impressive. Okay.")
+    assert draft["people"] == []
+    assert draft["action_items"] == [{"text": "read chapter five", "owner": "unassigned", "due": "next week"}]
+
+
+def test_a_name_said_on_its_own_owns_the_request_that_follows():
+    draft = draft_of("nice!", "Chris?", "please check my Friday if the name fridge chef is free.")
+    assert draft["action_items"] == [
+        {"text": "check my if the name fridge chef is free", "owner": "Chris", "due": "Friday"}
+    ]

@@ -1,0 +1,52 @@
+import json
+from pathlib import Path
+
+from bench.scoring import answer_is_right, score_conversation, score_twin
+from pipeline.policy.twin import empty_state
+
+GOLD = json.loads((Path(__file__).resolve().parent.parent / "samples" / "eval" / "corrections.json").read_text())
+
+
+def perfect_state() -> dict:
+    return {
+        **empty_state(),
+        "people": [{"name": "Karen"}, {"name": "Steve"}, {"name": "Paul"}],
+        "action_items": [
+            {"id": "a1", "text": "Order the moving boxes", "owner": "Steve", "due": "Friday"},
+            {"id": "a2", "text": "Rent the truck", "owner": "Paul", "due": "19th of May"},
+            {"id": "a3", "text": "Hire a cleaning company", "owner": "Steve", "due": "next Monday"},
+        ],
+        "decisions": ["The move is on the 19th of May", "The new office opens on the 20th of May"],
+    }
+
+
+def test_a_perfect_twin_scores_full_marks():
+    score = score_twin(GOLD, perfect_state())
+    assert (score.action_items.precision, score.action_items.recall, score.action_items.f1) == (1.0, 1.0, 1.0)
+    assert score.decisions.recall == 1.0 and score.people.precision == 1.0
+
+
+def test_a_missing_item_lowers_recall_and_a_wrong_owner_does_not_match():
+    state = perfect_state()
+    state["action_items"] = state["action_items"][:2]
+    assert score_twin(GOLD, state).action_items.recall == 2 / 3
+    state["action_items"][0]["owner"] = "Karen"  # the correction gave it to Steve
+    score = score_twin(GOLD, state)
+    assert score.action_items.recall == 1 / 3 and score.action_items.precision == 1 / 2
+
+
+def test_an_invented_owner_shown_at_any_time_is_counted():
+    invented = perfect_state()
+    invented["action_items"][1]["owner"] = "John"
+    score = score_conversation(GOLD, perfect_state(), [invented, perfect_state()], [("Friday", 2.0), ("", None)])
+    assert score.invented_owners == ["John"]
+    assert score_conversation(GOLD, perfect_state(), [perfect_state()], [("", None)] * 2).invented_owners == []
+
+
+def test_answers_need_every_fact_and_an_empty_answer_scores_zero():
+    assert answer_is_right("Steve orders the boxes on Friday.", [["friday"]]) == (True, 1)
+    assert answer_is_right("On Thursday.", [["friday"]]) == (False, 0)
+    assert answer_is_right("", [["friday"]]) == (False, 0)
+    assert answer_is_right("We spend $20,000 on online ads.", [["twenty", "20,000"], ["online"]]) == (True, 2)
+    score = score_conversation(GOLD, perfect_state(), [], [("Friday.", 3.0), ("I could not find that.", 4.0)])
+    assert (score.questions, score.correct, score.qa_accuracy) == (2, 1, 0.5)

@@ -1,0 +1,28 @@
+"""One evaluation conversation end to end (speech, SmolLM2, scoring): the harness
+produces a complete score.  No threshold: SmolLM2 is the fast, weak CI model."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
+    process = subprocess.run(
+        [sys.executable, "-m", "bench.understanding", "--llm", "local", "--llm-model", "smollm2", "--only", "standup"],
+        cwd=ROOT, capture_output=True, text=True, timeout=900,
+    )
+    assert process.returncode == 0, process.stderr
+    lines = process.stdout.strip().splitlines()
+    assert lines[0].split()[:2] == ["conversation", "AI-P"] and lines[1].startswith("standup")
+    result = json.loads(lines[-1])
+    assert result["bench"] == "understanding" and result["conversations"] == 1
+    assert result["llm"] == "local" and "SmolLM2" in result["llm_model"]
+    assert result["questions"] == 2  # both questions to the assistant were looked for
+    for key in ("action_item_f1", "action_item_recall", "qa_accuracy", "qa_fact_recall", "open_questions_recall"):
+        assert isinstance(result[key], float) and 0.0 <= result[key] <= 1.0, key
+    assert isinstance(result["invented_owners"], int)
