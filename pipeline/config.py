@@ -64,7 +64,7 @@ class Config:
     turn_secret: str = ""  # shared with the TURN server: publishers get short-lived credentials
     turn_ttl_s: int = 3600
     max_sessions: int = 2  # 2 cores hold one or two live sessions in real time
-    max_sessions_per_address: int = 2
+    max_sessions_per_address: int = 0  # 0: no cap of its own (max_sessions applies)
     max_viewers: int = 32
     max_connections: int = 256
     max_connections_per_address: int = 32

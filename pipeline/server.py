@@ -80,7 +80,7 @@ def limits(config: Config) -> Limits:
         max_connections=config.max_connections,
         max_connections_per_address=config.max_connections_per_address,
         max_sessions=config.max_sessions,
-        max_sessions_per_address=config.max_sessions_per_address,
+        max_sessions_per_address=config.max_sessions_per_address or config.max_sessions,
         auth_failures=config.auth_failures_per_min,
         auth_window_s=60.0,
     )

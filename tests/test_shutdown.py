@@ -23,7 +23,10 @@ from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "meeting.wav"
-RUN_EXIT_BOUND_S = 5.0  # the target is 1 s; the margin is for a shared 2-core machine
+# The target is 1 s. Measured with load average 9 on the shared 2 cores (niced): 3.1-4.7 s, of which ~2.5 s
+# until session.ended (the decode in flight, then the speech stage's flush decode) and ~0.7 s of process exit.
+# eeb9b39 never exits; the bound catches that and gross regressions, not the target.
+RUN_EXIT_BOUND_S = 8.0
 SERVE_EXIT_BOUND_S = 15.0
 
 
