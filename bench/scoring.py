@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from pipeline.policy.heard import HeardIndex, key_words, name_tokens, names_nobody
+from pipeline.policy.heard import key_words, name_tokens, names_nobody
 
 
 @dataclass
@@ -131,13 +131,14 @@ def answer_is_right(answer: str, facts: list[list[str]]) -> tuple[bool, int]:
 
 
 def invented_owners(gold: dict[str, Any], shown_states: list[dict[str, Any]]) -> list[str]:
-    """Owners any viewer was shown that nobody said (checked against the reference transcript)."""
-    said = HeardIndex.of("\n".join(line["text"] for line in gold["lines"]))
+    """Owners any viewer was shown who are not people of the conversation (a word that was said,
+    such as "Impressive", is not a person either)."""
     invented: list[str] = []
     for state in shown_states:
         for item in state["action_items"]:
             owner = item["owner"]
-            if not names_nobody(owner) and not said.mentions(owner) and owner not in invented:
+            person = any(owner_matches(owner, name) for name in gold["people"])
+            if not names_nobody(owner) and not person and owner not in invented:
                 invented.append(owner)
     return invented
 

@@ -60,7 +60,9 @@ def test_decisions_and_open_questions_as_they_are_announced():
 
 
 def test_nobody_is_invented_and_a_task_with_no_named_owner_stays_unassigned():
-    draft = draft_of("Good afternoon.", "For next week, everyone please read chapter five.", "Impressive. Okay.")
+    draft = draft_of(
+        "Good afternoon.", "For next week, everyone please read chapter five.", "Impressive.", "please send it."
+    )
     assert draft["people"] == []
     assert draft["action_items"] == [{"text": "read chapter five", "owner": "unassigned", "due": "next week"}]
 

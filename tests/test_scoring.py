@@ -41,6 +41,11 @@ def test_an_invented_owner_shown_at_any_time_is_counted():
     score = score_conversation(GOLD, perfect_state(), [invented, perfect_state()], [("Friday", 2.0), ("", None)])
     assert score.invented_owners == ["John"]
     assert score_conversation(GOLD, perfect_state(), [perfect_state()], [("", None)] * 2).invented_owners == []
+    said_but_no_person = perfect_state()
+    said_but_no_person["action_items"][0]["owner"] = "Supplier"  # "The supplier is closed": a word, not a person
+    assert score_conversation(GOLD, said_but_no_person, [said_but_no_person], [("", None)] * 2).invented_owners == [
+        "Supplier"
+    ]
 
 
 def test_answers_need_every_fact_and_an_empty_answer_scores_zero():

@@ -21,7 +21,7 @@ def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
     assert lines[0].split()[:2] == ["conversation", "AI-P"] and lines[1].startswith("standup")
     result = json.loads(lines[-1])
     assert result["bench"] == "understanding" and result["conversations"] == 1
-    assert result["llm"] == "local" and "SmolLM2" in result["llm_model"]
+    assert result["llm"] == "local" and result["llm_model"] == "smollm2"
     assert result["questions"] == 2  # both questions to the assistant were looked for
     for key in ("action_item_f1", "action_item_recall", "qa_accuracy", "qa_fact_recall", "open_questions_recall"):
         assert isinstance(result[key], float) and 0.0 <= result[key] <= 1.0, key

@@ -57,7 +57,9 @@ _GREETING = r"(?i:thanks|thank you|hi|hello|hey|yes|great|okay|sure|sorry)"
 _GREETED = re.compile(rf"^{_GREETING}[,.]?\s+(?P<name>{_NAME})[,.!?]")
 _VOCATIVE = re.compile(rf"^(?P<name>{_NAME}),\s")
 _LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{_NAME})[.!?]$")
-_CALLED = re.compile(rf"^(?P<name>{_NAME})[,.!?]?$")  # "Chris?" on its own: the next request is Chris's
+# "Chris?" on its own: the next request is Chris's.  Not "Impressive." or "Come." (a misheard "Tom,"):
+# only a question mark or a comma makes a lone word a call.
+_CALLED = re.compile(rf"^(?P<name>{_NAME})[,?]$")
 _BARE_REQUEST = re.compile(r"^(?:please|can you|could you|would you|will you)\s+(?P<task>.+)", re.IGNORECASE)
 _INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{_NAME})")
 _DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|agreed|the decision is|let's go with)\b[:,]?\s*(?P<what>.*)", re.IGNORECASE)
