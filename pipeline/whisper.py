@@ -97,16 +97,14 @@ class ShortWindowWhisper:
         except Exception as exc:
             raise ModelLoadError(f"cannot load speech model at {path}: {exc}") from None
         self.path = path
-        self.threads = threads
         self.tail_s = tail_s
         # Two beams cost about what one does here (CTranslate2 batches them) and fix many
         # greedy slips: "The teeth are round servant" -> "It beats around 70" (NOTES.md voices).
         self.beam_size = beam_size
         self.multilingual = bool(self._fw.model.is_multilingual)
-        self.load_seconds = time.perf_counter() - started
         self._tokenizers: dict[str | None, Any] = {}
         self._lock = threading.Lock()
-        log.info("speech model %s loaded in %.2f s (%d threads)", path, self.load_seconds, threads)
+        log.info("speech model %s loaded in %.2f s (%d threads)", path, time.perf_counter() - started, threads)
 
     @property
     def languages(self) -> list[str]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ..events import Event, TranscriptFinal, TranscriptPartial
 from .endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
@@ -38,6 +39,7 @@ class Word:
     text: str  # as Whisper printed it, with its leading space and punctuation
     start: float
     end: float
+    probability: float = 1.0
 
     @property
     def key(self) -> str:
@@ -55,7 +57,7 @@ def spoken_words(words: list[Word]) -> list[Word]:
         if word.key:
             out.append(word)
         elif out:
-            out[-1] = Word(out[-1].text + word.text.strip(), out[-1].start, out[-1].end)
+            out[-1] = Word(out[-1].text + word.text.strip(), out[-1].start, out[-1].end, out[-1].probability)
     return out
 
 
@@ -158,7 +160,7 @@ def speech_words(
     max_no_speech: float = 0.45,
     confident_prob: float = 0.7,
     min_mean_prob: float = 0.15,
-) -> list[tuple[str, float, float]]:
+) -> list[tuple[str, float, float, float]]:
     """Words of the segments that look like speech.
 
     On these machines, Whisper's inventions at the end of a window ("Thank
@@ -177,7 +179,7 @@ def speech_words(
             continue
         if segment.no_speech_prob >= max_no_speech and mean_prob < confident_prob:
             continue
-        words.extend((text, start, end) for text, start, end, _ in segment.words)
+        words.extend(segment.words)
     return words
 
 
@@ -316,12 +318,12 @@ class StreamingTranscriber:
 
     # --- results ------------------------------------------------------------
 
-    def on_decoded(self, request: DecodeRequest, words: list[tuple[str, float, float]]) -> list[Event]:
-        """``words`` are (text, start, end) relative to ``request.start``."""
+    def on_decoded(self, request: DecodeRequest, words: list[tuple[Any, ...]]) -> list[Event]:
+        """``words`` are (text, start, end[, probability]) relative to ``request.start``."""
         self._in_flight = None
         self._last_step_end = request.end
         self._decoded_end = max(self._decoded_end, request.end)
-        hypothesis = spoken_words([Word(t, request.start + s, request.start + e) for t, s, e in words])
+        hypothesis = spoken_words([Word(t, request.start + s, request.start + e, *p) for t, s, e, *p in words])
         hypothesis = [w for w in hypothesis if w.start < request.end]
         if request.end - self._speech_from < self.min_agreement_s and request.kind == "step":
             # The first words of a window are guesses until it has heard a little more.
