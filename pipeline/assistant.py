@@ -55,7 +55,14 @@ from .policy.frames import COVERED_NOTE, observation_text
 from .policy.heard import HeardIndex
 from .policy.images import SCENE_CHANGE, ImageBudget, Sighting
 from .policy.utterances import Utterance, UtteranceGrouper
-from .prompts import COMMENT_INSTRUCTION, NOTHING_NEW, QUESTION_INSTRUCTION, RETRY_INSTRUCTION, SYSTEM_PROMPT
+from .prompts import (
+    COMMENT_INSTRUCTION,
+    NOTHING_NEW,
+    QUESTION_INSTRUCTION,
+    RETRY_INSTRUCTION,
+    SYSTEM_PROMPT,
+    in_language,
+)
 from .summary import SummaryFolder
 from .twin_updates import TwinUpdater
 
@@ -148,6 +155,7 @@ class Assistant:
         self._media_time = 0.0
         self._question = ""
         self._closed = False
+        self.language = ""  # what the speech stage transcribed in; the model is told to answer in it
 
     @property
     def twin(self):  # noqa: ANN201 - the TwinModel, read by the session's snapshot
@@ -204,6 +212,7 @@ class Assistant:
         now = self._clock()
         if isinstance(event, TranscriptFinal):
             self._media_time = max(self._media_time, event.end)
+            self.language = event.language or self.language
             done = self.utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
             for utterance in done:
                 self._on_utterance(utterance)
@@ -309,10 +318,14 @@ class Assistant:
                     images = self.images.take(self._clock())
                 if question:
                     prompt = self.window.render(
-                        QUESTION_INSTRUCTION.format(question=question), twin_state=self.twin.state, images=images
+                        in_language(QUESTION_INSTRUCTION.format(question=question), self.language),
+                        twin_state=self.twin.state,
+                        images=images,
                     )
                 else:
-                    prompt = self.window.render(COMMENT_INSTRUCTION, speaking_now=start.speculative_text, images=images)
+                    prompt = self.window.render(
+                        in_language(COMMENT_INSTRUCTION, self.language), speaking_now=start.speculative_text, images=images
+                    )
                 request = ChatRequest(prompt.messages, max_tokens=self.max_tokens)
                 self._emit(
                     AssistantStarted(

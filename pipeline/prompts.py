@@ -38,3 +38,17 @@ FOLD_INSTRUCTION = (
     "plain sentences."
 )
 NOTHING_NEW = "-"
+
+_LANGUAGE_NAMES = {
+    "en": "English", "de": "German", "es": "Spanish", "fr": "French", "it": "Italian", "pt": "Portuguese",
+    "nl": "Dutch", "pl": "Polish", "ru": "Russian", "uk": "Ukrainian", "tr": "Turkish", "sv": "Swedish",
+    "ja": "Japanese", "zh": "Chinese", "ko": "Korean", "ar": "Arabic", "hi": "Hindi",
+}
+
+
+def in_language(instruction: str, code: str) -> str:
+    """The task, told which language the people speak (speech is transcribed, never translated)."""
+    if not code:
+        return instruction
+    name = _LANGUAGE_NAMES.get(code, f"the language with ISO code {code!r}")
+    return f"{instruction}\nThe conversation is in {name}: reply in {name}."

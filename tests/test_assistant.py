@@ -561,3 +561,11 @@ async def test_without_a_model_the_twin_comes_from_the_rules_and_answers_from_th
         "Action items: Carol: fix the search page (due Wednesday).",
         'From what was said: "The server is in the basement."',
     ]
+
+
+def test_the_task_names_the_language_spoken():
+    from pipeline.prompts import QUESTION_INSTRUCTION, in_language
+
+    task = in_language(QUESTION_INSTRUCTION.format(question="Assistent, was sind die Aufgaben?"), "de")
+    assert task.endswith("The conversation is in German: reply in German.")
+    assert in_language("Comment.", "") == "Comment."
