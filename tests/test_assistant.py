@@ -563,7 +563,7 @@ async def test_without_a_model_the_twin_comes_from_the_rules_and_answers_from_th
     ]
 
 
-def test_the_task_names_the_language_spoken():
+async def test_the_task_names_the_language_spoken():
     from pipeline.prompts import QUESTION_INSTRUCTION, in_language
 
     task = in_language(QUESTION_INSTRUCTION.format(question="Assistent, was sind die Aufgaben?"), "de")

@@ -100,12 +100,12 @@ def test_windows_of_different_languages_and_lengths_decode_in_one_batch(base):
     german, de_turns = turns("meeting_de")
     jobs = [
         WindowJob(window(english, en_turns[1]["start"], en_turns[1]["end"]), "Good morning, everyone.", "en"),
-        WindowJob(window(german, de_turns[2]["start"], de_turns[2]["end"]), "", None),
+        WindowJob(window(german, de_turns[0]["start"], de_turns[0]["end"]), "", None),
         WindowJob(np.zeros(16000, np.float32), "", "en"),  # silence says nothing, and breaks nothing
     ]
     batch = base.decode(jobs)
     assert [r.language for r in batch[:2]] == ["en", "de"]
-    references = [en_turns[1]["text"], de_turns[2]["text"]]
+    references = [en_turns[1]["text"], de_turns[0]["text"]]
     for result, reference in zip(batch, references):
         assert word_error_rate(normalise(reference), normalise(result.text)) <= 0.35, result.text
     assert len(batch[2].words) <= 1
