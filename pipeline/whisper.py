@@ -74,10 +74,10 @@ def looks_degenerate(tokens: list[int], text: str, cap: int) -> bool:
     for n in range(1, 4):
         if len(tokens) >= 3 * n and tokens[-n:] == tokens[-2 * n : -n] == tokens[-3 * n : -2 * n]:
             return True
-    for n in range(4, len(tokens) // 2 + 1):
-        tail = tokens[-n:]
-        if any(tokens[i : i + n] == tail for i in range(len(tokens) - 2 * n + 1)):
-            return True
+    # A repeated phrase of any length 4+ ends with a repeated 4-gram: checking that one is enough.
+    tail = tokens[-4:]
+    if len(tokens) >= 8 and any(tokens[i : i + 4] == tail for i in range(len(tokens) - 7)):
+        return True
     data = text.encode("utf-8")
     return len(data) > 40 and len(data) / len(zlib.compress(data)) > 2.4
 

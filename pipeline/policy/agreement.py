@@ -25,8 +25,7 @@ was already committed at a pause).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 from ..events import Event, TranscriptFinal, TranscriptPartial
 from .endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
@@ -39,7 +38,6 @@ class Word:
     text: str  # as Whisper printed it, with its leading space and punctuation
     start: float
     end: float
-    probability: float = 1.0
 
     @property
     def key(self) -> str:
@@ -57,7 +55,7 @@ def spoken_words(words: list[Word]) -> list[Word]:
         if word.key:
             out.append(word)
         elif out:
-            out[-1] = Word(out[-1].text + word.text.strip(), out[-1].start, out[-1].end, out[-1].probability)
+            out[-1] = Word(out[-1].text + word.text.strip(), out[-1].start, out[-1].end)
     return out
 
 
@@ -160,7 +158,7 @@ def speech_words(
     max_no_speech: float = 0.45,
     confident_prob: float = 0.7,
     min_mean_prob: float = 0.15,
-) -> list[tuple[str, float, float, float]]:
+) -> list[tuple[str, float, float]]:
     """Words of the segments that look like speech.
 
     On these machines, Whisper's inventions at the end of a window ("Thank
@@ -179,7 +177,7 @@ def speech_words(
             continue
         if segment.no_speech_prob >= max_no_speech and mean_prob < confident_prob:
             continue
-        words.extend(segment.words)
+        words.extend((text, start, end) for text, start, end, _ in segment.words)
     return words
 
 
@@ -282,10 +280,12 @@ class StreamingTranscriber:
     # --- scheduling ---------------------------------------------------------
 
     def next_decode(self, peek: bool = False) -> DecodeRequest | None:
+        """The decode due now; ``peek`` only asks (it runs for every 32 ms of audio, so it builds no prompt)."""
         if self._in_flight is not None:
             return None
         request = self._choose()
         if request is not None and not peek:
+            request = replace(request, prompt=self.agreement.prompt(before=self.window_start))
             self._in_flight = request
             self._next_id += 1
         return request
@@ -296,7 +296,7 @@ class StreamingTranscriber:
             self._in_flight = None
 
     def _choose(self) -> DecodeRequest | None:
-        prompt = self.agreement.prompt(before=self.window_start)
+        prompt = ""  # filled in by next_decode
         if self._pending_end is not None:
             end = min(self._pending_end + 0.1, self.audio_end)
             if end - self._speech_from < self.min_decode_s / 2:
@@ -318,12 +318,12 @@ class StreamingTranscriber:
 
     # --- results ------------------------------------------------------------
 
-    def on_decoded(self, request: DecodeRequest, words: list[tuple[Any, ...]]) -> list[Event]:
-        """``words`` are (text, start, end[, probability]) relative to ``request.start``."""
+    def on_decoded(self, request: DecodeRequest, words: list[tuple[str, float, float]]) -> list[Event]:
+        """``words`` are (text, start, end) relative to ``request.start``."""
         self._in_flight = None
         self._last_step_end = request.end
         self._decoded_end = max(self._decoded_end, request.end)
-        hypothesis = spoken_words([Word(t, request.start + s, request.start + e, *p) for t, s, e, *p in words])
+        hypothesis = spoken_words([Word(t, request.start + s, request.start + e) for t, s, e in words])
         hypothesis = [w for w in hypothesis if w.start < request.end]
         if request.end - self._speech_from < self.min_agreement_s and request.kind == "step":
             # The first words of a window are guesses until it has heard a little more.
