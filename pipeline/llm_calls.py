@@ -65,19 +65,36 @@ class Caller:
     async def stream(
         self, request: ChatRequest, stats: StreamStats, on_delta: Callable[[str], Any] | None = None
     ) -> str:
-        """Stream one request (the caller holds a slot); bounded by the wall-time cap."""
+        """Stream one request (the caller holds a slot); bounded by the wall-time cap.
+
+        ``on_delta`` gets the text once per event-loop turn: whatever the backend had
+        ready before it next waited (one socket read's worth of chunks, say) arrives
+        as one piece, so a fast model costs one event per turn, not one per token.
+        A backend that never waits hands its text over when it ends."""
         stats.began = self._clock()
-        parts: list[str] = []
+        loop = asyncio.get_running_loop()
+        pieces: list[str] = []  # one per loop turn
+        pending: list[str] = []  # this turn's tokens
+
+        def hand_over() -> None:
+            if not pending:
+                return
+            text = "".join(pending)
+            stats.deltas += len(pending)
+            pending.clear()
+            pieces.append(text)
+            if on_delta is not None:
+                on_delta(text)
+
         try:
             async with asyncio.timeout(self.wall_time_cap_s):
                 async for item in _aclosing_stream(self.backend.stream(request)):
                     if isinstance(item, Delta):
-                        if stats.first_token is None:
-                            stats.first_token = self._clock()
-                        stats.deltas += 1
-                        parts.append(item.text)
-                        if on_delta is not None:
-                            on_delta(item.text)
+                        pending.append(item.text)
+                        if len(pending) == 1:  # the turn's first token: hand over once the backend waits
+                            if stats.first_token is None:
+                                stats.first_token = self._clock()
+                            loop.call_soon(hand_over)
                     else:
                         stats.finished = item
         except TimeoutError:
@@ -85,8 +102,9 @@ class Caller:
             cap = f"{self.wall_time_cap_s:g} s"
             self._emit(Error(code="llm_timeout", message=f"{self.backend.name}: cut off at the {cap} wall-time cap"))
         finally:
+            hand_over()  # what came before the end (or the cancel) is shown, as it always was
             stats.ended = self._clock()
-            stats.text = "".join(parts)
+            stats.text = "".join(pieces)
         return stats.text
 
     async def collect(self, request: ChatRequest, budget_s: float | None = None) -> str:
