@@ -9,6 +9,7 @@ stream even when it is cancelled half-way.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
@@ -41,11 +42,12 @@ class StreamStats:
         return round(self.tokens() / (self.ended - self.first_token), 2)
 
 
-async def _aclosing_stream(stream: AsyncIterator[StreamItem]) -> AsyncIterator[StreamItem]:
-    """Iterate ``stream`` and close it promptly however iteration ends (frees the model on cancel)."""
+@contextlib.asynccontextmanager
+async def _closing(stream: AsyncIterator[StreamItem]) -> AsyncIterator[AsyncIterator[StreamItem]]:
+    """Close ``stream`` promptly however iteration ends (frees the model on cancel).  A context, not a
+    wrapping generator: every token would pay for a second generator frame."""
     try:
-        async for item in stream:
-            yield item
+        yield stream
     finally:
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:
@@ -88,15 +90,16 @@ class Caller:
 
         try:
             async with asyncio.timeout(self.wall_time_cap_s):
-                async for item in _aclosing_stream(self.backend.stream(request)):
-                    if isinstance(item, Delta):
-                        pending.append(item.text)
-                        if len(pending) == 1:  # the turn's first token: hand over once the backend waits
-                            if stats.first_token is None:
-                                stats.first_token = self._clock()
-                            loop.call_soon(hand_over)
-                    else:
-                        stats.finished = item
+                async with _closing(self.backend.stream(request)) as items:
+                    async for item in items:
+                        if isinstance(item, Delta):
+                            pending.append(item.text)
+                            if len(pending) == 1:  # the turn's first token: hand over once the backend waits
+                                if stats.first_token is None:
+                                    stats.first_token = self._clock()
+                                loop.call_soon(hand_over)
+                        else:
+                            stats.finished = item
         except TimeoutError:
             stats.timed_out = True
             cap = f"{self.wall_time_cap_s:g} s"
