@@ -48,6 +48,7 @@ from .llm.base import Backend, LLMError
 from .llm_calls import Caller, StreamStats
 from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
+from .policy.effort import EffortPolicy
 from .policy.frames import COVERED_NOTE, observation_text
 from .policy.heard import HeardIndex
 from .policy.images import SCENE_CHANGE, ImageBudget, Sighting
@@ -76,7 +77,6 @@ class Assistant:
         twin_updates: bool = True,
         twin_every_utterances: int = 3,
         wall_time_cap_s: float = 120.0,
-        twin_budget_s: float = 60.0,
         assistant_names: tuple[str, ...] = ("assistant", "assistance", "streamtwin"),  # as Whisper hears them
         latest_keyframe: Callable[[], Keyframe | None] | None = None,
     ) -> None:
@@ -114,11 +114,18 @@ class Assistant:
         self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
         # Without a model (--llm none with twin_without_llm) the twin comes from the rules alone
         # and questions are answered from the twin or by quoting what was said.
-        self.caller = Caller(backend, emit, clock, wall_time_cap_s) if backend else None
+        effort = EffortPolicy(
+            config.twin_budget_s,
+            parallel=in_flight,
+            samples=config.llm_samples or None,
+            refine=config.llm_refine if config.llm_refine >= 0 else None,
+            reply_tokens=twin_max_tokens,
+        )
+        self.caller = Caller(backend, emit, clock, wall_time_cap_s, effort) if backend else None
         self._slots = self.caller.slots if self.caller else asyncio.Semaphore(1)
         self.twin_updater = TwinUpdater(
             config, self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
-            max_tokens=twin_max_tokens, budget_s=twin_budget_s,
+            max_tokens=twin_max_tokens, effort=effort,
         )
         self.folder = (
             SummaryFolder(self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error)

@@ -174,6 +174,11 @@ class AssistantStarted(Event):
     backend: str = ""
     model: str = ""
     question: str = ""  # for trigger "question": the utterance addressed to the assistant, verbatim
+    # What a twin update affords now (chosen from the backend's measured speed): best-of-N samples,
+    # refine rounds, within its latency budget.
+    twin_budget_s: float = 0.0
+    twin_samples: int = 1
+    twin_refine: int = 0
 
 
 @dataclass(kw_only=True)

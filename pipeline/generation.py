@@ -5,7 +5,8 @@ driver policy); a :class:`Generator` carries one out: it waits for a backend
 slot, renders the prompt (the question verbatim as the task, or the commentary
 instruction), streams the commentary as deltas, or checks an answer before
 showing it whole (one retry, then an answer composed from the twin or quoted
-from what was said), and reports ``assistant.started`` / ``.delta`` / ``.done``.
+from what was said), and reports ``assistant.started`` (with what a twin update affords now: samples, refine
+rounds, budget) / ``.delta`` / ``.done``.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ class Generator:
                 if self.images is not None:
                     images = self.images.take(self._clock())
                 request = self._request(start, question, images)
+                effort = self.twin_updater.effort.plan(self._clock())
                 self._emit(
                     AssistantStarted(
                         generation=gen_id,
@@ -97,6 +99,9 @@ class Generator:
                         backend=self.backend.name if self.backend else "none",
                         model=self.backend.model if self.backend else "",
                         question=question or "",
+                        twin_budget_s=effort.budget_s,
+                        twin_samples=effort.samples,
+                        twin_refine=effort.refine,
                         media_time=self._media_time(),
                     )
                 )

@@ -2,8 +2,9 @@
 
 Answers, twin updates and summary folds all reach the backend through one
 :class:`Caller`: it owns the slots (how many calls the backend sustains at once),
-closes an abandoned stream promptly (freeing a local model) and measures each
-stream even when it is cancelled half-way.
+closes an abandoned stream promptly (freeing a local model), measures each
+stream even when it is cancelled half-way, and reports the speed of every
+completed one to the :class:`~pipeline.policy.effort.EffortPolicy`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, AsyncIterator, Callable
 
 from .events import Error, Event
 from .llm.base import Backend, ChatRequest, Delta, Finished, StreamItem
+from .policy.effort import EffortPolicy
 
 
 @dataclass
@@ -56,12 +58,18 @@ async def _closing(stream: AsyncIterator[StreamItem]) -> AsyncIterator[AsyncIter
 
 class Caller:
     def __init__(
-        self, backend: Backend, emit: Callable[[Event], Any], clock: Callable[[], float], wall_time_cap_s: float
+        self,
+        backend: Backend,
+        emit: Callable[[Event], Any],
+        clock: Callable[[], float],
+        wall_time_cap_s: float,
+        effort: EffortPolicy | None = None,
     ) -> None:
         self.backend = backend
         self._emit = emit
         self._clock = clock
         self.wall_time_cap_s = wall_time_cap_s
+        self._effort = effort
         self.slots = asyncio.Semaphore(max(1, backend.max_in_flight))
 
     async def stream(
@@ -108,6 +116,10 @@ class Caller:
             hand_over()  # what came before the end (or the cancel) is shown, as it always was
             stats.ended = self._clock()
             stats.text = "".join(pieces)
+        if self._effort is not None and stats.finished is not None and stats.first_token is not None:
+            self._effort.observe_stream(
+                stats.ended, stats.first_token - stats.began, stats.tokens(), stats.ended - stats.first_token
+            )
         return stats.text
 
     async def collect(self, request: ChatRequest, budget_s: float | None = None) -> str:
