@@ -24,8 +24,8 @@ from .metrics import ServiceMetrics
 from .policy.access import new_secret
 from .policy.admission import Admission
 from .policy.coalesce import FrameCoalescer
-from .policy.outbox import SharedFrame
 from .policy.liveness import Liveness, Timeouts
+from .policy.outbox import SharedFrame
 from .protocol import CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL, CLOSE_TRY_LATER, Refusal
 from .session import Session
 from .webrtc import WebRTCIngest
