@@ -1,6 +1,7 @@
 """End to end: a model of unbounded speed streams through the whole live path to 1, 10 and 100 viewers.
 
     python -m bench.e2e_throughput [--viewers 1,10,100] [--tokens 4000000] [--burst 256] [--token-chars 4]
+                                   [--rate TOKENS_PER_S]
 
 Each viewer count runs in a fresh server process (so its peak RSS is its own).
 There the backend's raw rate is measured alone first: its stream consumed by a
@@ -21,6 +22,12 @@ RSS (the server process includes the speech model every session loads).
 Targets: 1 viewer >= 1,000,000 tokens/s with p99 <= 10 ms; 100 viewers >=
 10,000,000 tokens/s in aggregate with p99 <= 50 ms and no viewer starved; the
 pipeline >= 50% of the raw rate.  The last line of output is one JSON object.
+
+Flat out, the backend takes every cycle the server's core has left, so with many
+viewers both cores saturate and latency is the time text waits in buffers.
+``--rate`` caps the backend (tokens/s, paced per burst) to measure latency at a
+given load instead, e.g. the 100-viewer target's 10 M tokens/s in aggregate;
+the ratio to the raw rate means nothing then and is not judged.
 """
 
 from __future__ import annotations
@@ -50,17 +57,18 @@ STARVED_BELOW = 0.5  # a viewer getting less than half the mean rate is starved
 VOCABULARY = 1024  # distinct tokens the model cycles through, so the CRC sees order
 
 
-class UnboundedBackend:
-    """Streams commentary as fast as the loop lets it, ``burst`` tokens per loop turn; records when
-    each burst began.  Anything else (the twin, summaries) gets a short valid reply."""
+class FastBackend:
+    """Streams commentary as fast as the loop lets it (or at most ``rate`` tokens/s), ``burst`` tokens per
+    loop turn; records when each burst began.  Anything else (the twin, summaries) gets a short valid reply."""
 
-    name = "unbounded"
-    model = "unbounded"
+    name = "synthetic"
+    model = "fast"
     max_in_flight = 1
     supports_images = False
 
-    def __init__(self, burst: int, token_chars: int, reply_tokens: int) -> None:
+    def __init__(self, burst: int, token_chars: int, reply_tokens: int, rate: float | None = None) -> None:
         self.burst = burst
+        self.rate = rate
         # The assistant keeps a quarter of the context, and room for a twin reply of twice the
         # commentary's, beside its window: a window of 16k tokens next to this run's long reply.
         self.context_tokens = (16_384 + reply_tokens) * 4 // 3 + 1
@@ -78,12 +86,14 @@ class UnboundedBackend:
             yield Finished(completion_tokens=1)
             return
         vocabulary, burst = self.vocabulary, self.burst
+        began = time.perf_counter()
         for start in range(0, request.max_tokens, burst):
             self.burst_starts.append(time.time())
             offset = start % VOCABULARY
             for token in vocabulary[offset : offset + burst]:
                 yield Delta(token)
-            await asyncio.sleep(0)
+            ahead = (start + burst) / self.rate - (time.perf_counter() - began) if self.rate else 0.0
+            await asyncio.sleep(max(0.0, ahead))
         self.finished_at = time.time()
         yield Finished(completion_tokens=request.max_tokens)
 
@@ -91,7 +101,7 @@ class UnboundedBackend:
         pass
 
 
-async def raw_rate(backend: UnboundedBackend, tokens: int, tries: int = 3) -> dict[str, float]:
+async def raw_rate(backend: FastBackend, tokens: int, tries: int = 3) -> dict[str, float]:
     """The backend alone, its stream consumed by a bare ``async for``: the fastest of ``tries``."""
     request = ChatRequest([{"role": "user", "content": COMMENT_INSTRUCTION}], max_tokens=tokens)
     best: dict[str, float] = {"tokens_per_s": 0}
@@ -100,20 +110,19 @@ async def raw_rate(backend: UnboundedBackend, tokens: int, tries: int = 3) -> di
         count = 0
         async for item in backend.stream(request):
             count += isinstance(item, Delta)
-        rate = count / (time.perf_counter() - began)
-        if rate > best["tokens_per_s"]:
-            best = {"tokens_per_s": round(rate), "cpu_s_per_m_tokens": round((cpu_s() - cpu) / count * 1e6, 3)}
-    backend.burst_starts.clear()
+        tokens_per_s = count / (time.perf_counter() - began)
+        if tokens_per_s > best["tokens_per_s"]:
+            best = {"tokens_per_s": round(tokens_per_s), "cpu_s_per_m_tokens": round((cpu_s() - cpu) / count * 1e6, 3)}
     return best
 
 
-async def run_one(viewers: int, tokens: int, burst: int, token_chars: int) -> dict[str, Any]:
+async def run_one(viewers: int, tokens: int, burst: int, token_chars: int, rate: float | None) -> dict[str, Any]:
     from pipeline.config import Config
     from pipeline.events import TranscriptFinal
     from pipeline.server import Server, make_session_factory
 
     tokens = -(-tokens // VOCABULARY) * VOCABULARY  # whole bursts (burst divides the vocabulary)
-    backend = UnboundedBackend(burst, token_chars, tokens)
+    backend = FastBackend(burst, token_chars, tokens, rate)
     config = Config(
         llm="none", vision=False, host="127.0.0.1", port=0, llm_max_tokens=tokens,
         max_viewers=viewers, max_connections=viewers + 16, max_connections_per_address=viewers + 16,
@@ -124,7 +133,7 @@ async def run_one(viewers: int, tokens: int, burst: int, token_chars: int) -> di
     live = server.open_session(source="bench")
     await live.session.start()
     rss_before_mb = peak_rss_mb()
-    raw = await raw_rate(backend, min(tokens, 1_000_000))
+    raw = await raw_rate(FastBackend(burst, token_chars, tokens), min(tokens, 1_000_000))  # uncapped
 
     watching = ViewerProcess(f"ws://127.0.0.1:{server.port}/ws", live.id, live.viewer_token, viewers)
     await watching.start()
@@ -147,6 +156,7 @@ async def run_one(viewers: int, tokens: int, burst: int, token_chars: int) -> di
         "tokens": tokens,
         "burst": burst,
         "token_chars": token_chars,
+        "rate_cap": rate,
         "raw_tokens_per_s": raw["tokens_per_s"],
         "produced_tokens_per_s": round(tokens / (backend.finished_at - began)),
         "tokens_per_s_per_viewer": round(per_viewer),
@@ -178,7 +188,8 @@ def targets(runs: list[dict[str, Any]]) -> dict[str, bool]:
         met["hundred_viewers_aggregate"] = hundred["aggregate_tokens_per_s"] >= TARGET_HUNDRED_AGGREGATE_TOKENS_PER_S
         met["hundred_viewers_p99"] = hundred["added_latency_ms"]["p99"] <= TARGET_HUNDRED_P99_MS
         met["hundred_viewers_none_starved"] = hundred["starved_viewers"] == 0
-    met["ratio_to_raw"] = all(run["ratio_to_raw"] >= TARGET_RATIO_TO_RAW for run in runs)
+    if all(run["rate_cap"] is None for run in runs):
+        met["ratio_to_raw"] = all(run["ratio_to_raw"] >= TARGET_RATIO_TO_RAW for run in runs)
     return met
 
 
@@ -189,16 +200,20 @@ def main() -> None:
     parser.add_argument("--burst", type=int, default=256, choices=[2**i for i in range(11)],
                         help="tokens the backend has ready per event-loop turn")
     parser.add_argument("--token-chars", type=int, default=4, help="characters per token (English averages ~4)")
+    parser.add_argument("--rate", type=float, default=None, help="cap the backend at this many tokens/s")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a single run, in this process
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     if args.one:
-        print(json.dumps(asyncio.run(run_one(int(args.viewers), args.tokens, args.burst, args.token_chars))))
+        run = run_one(int(args.viewers), args.tokens, args.burst, args.token_chars, args.rate)
+        print(json.dumps(asyncio.run(run)))
         return
     runs = []
     for viewers in (int(v) for v in args.viewers.split(",")):
         command = [sys.executable, "-m", "bench.e2e_throughput", "--one", "--viewers", str(viewers),
                    "--tokens", str(args.tokens), "--burst", str(args.burst), "--token-chars", str(args.token_chars)]
+        if args.rate:
+            command += ["--rate", str(args.rate)]
         done = subprocess.run(command, capture_output=True, text=True, check=True)
         run = json.loads(done.stdout.strip().splitlines()[-1])
         runs.append(run)
