@@ -210,11 +210,9 @@ class LiveSession:
 
     def _on_event(self, event: Event) -> None:
         if type(event) is AssistantDelta:  # the hot path: a model's text, once per event-loop turn
-            self._metrics.events.inc(AssistantDelta.type)
-            self._frames.push(self._loop.time(), event.generation, event.text, event)
-            if self._frame_timer is None:
-                due = self._frames.next_due(len(self.viewers) + (self.publisher is not None))
-                self._frame_timer = self._loop.call_at(due, self._send_frames)
+            if self._frames.push(event.generation, event.text, event):
+                window = self._frames.window_for(len(self.viewers) + (self.publisher is not None))
+                self._frame_timer = self._loop.call_later(window, self._send_frames)
             return
         self._send_frames()
         self._metrics.on_event(event, self.media_wall)
@@ -229,6 +227,7 @@ class LiveSession:
             self._frame_timer = None
         channels = self.channels()
         for frame in self._frames.flush():
+            self._metrics.events.inc(AssistantDelta.type, amount=frame.deltas)
             body = frame.last.to_dict()
             body["text"] = frame.text
             shared = SharedFrame(frame.generation, frame.text, body, encode(body))

@@ -9,7 +9,7 @@ between ``min_window_s`` (what a lone viewer waits) and ``max_window_s`` (below
 what a reader notices).  How a client that falls behind is treated is its own
 :class:`~pipeline.policy.outbox.Outbox`'s business, never the session's.
 
-Plain class: no I/O, no clock; ``now`` is passed in.
+Plain class: no I/O, no clock: the caller starts the window when :meth:`push` says one begins.
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Frame:
-    """Merged text of one generation; ``last`` is its newest delta, whose envelope heads the frame."""
+    """Merged text of one generation from ``deltas`` deltas; ``last`` is the newest, whose envelope heads
+    the frame."""
 
     generation: int
     text: str
     last: Any = None
+    deltas: int = 1
 
 
 @dataclass
@@ -40,34 +42,28 @@ class FrameCoalescer:
         self.max_window_s = max_window_s
         self.sends_per_s = sends_per_s
         self._segments: list[_Segment] = []
-        self._first_pending_at: float | None = None
 
     def window_for(self, clients: int) -> float:
-        """How long deltas wait to share a frame: the sends of one frame to every client stay
-        within ``sends_per_s``."""
+        """How long deltas wait to share a frame, from the first pending one: the sends of one frame to
+        every client stay within ``sends_per_s``."""
         return min(self.max_window_s, max(self.min_window_s, clients / self.sends_per_s))
 
-    def push(self, now: float, generation: int, text: str, last: Any = None) -> None:
-        """Queue one delta; consecutive deltas of one generation merge."""
+    def push(self, generation: int, text: str, last: Any = None) -> bool:
+        """Queue one delta (consecutive deltas of one generation merge); True if nothing was pending
+        before it: its window starts now."""
         if not text:
-            return
-        if not self._segments or self._segments[-1].generation != generation:
+            return False
+        first = not self._segments
+        if first or self._segments[-1].generation != generation:
             self._segments.append(_Segment(generation))
         segment = self._segments[-1]
         segment.parts.append(text)
         segment.last = last
-        if self._first_pending_at is None:
-            self._first_pending_at = now
-
-    def next_due(self, clients: int) -> float | None:
-        """When the pending deltas are due as frames (None: nothing pending)."""
-        if self._first_pending_at is None:
-            return None
-        return self._first_pending_at + self.window_for(clients)
+        return first
 
     def flush(self) -> list[Frame]:
-        """Everything pending, as frames: when due, or before another event is forwarded (order is kept)."""
-        frames = [Frame(s.generation, "".join(s.parts), s.last) for s in self._segments]
+        """Everything pending, as frames: when its window ends, or before another event is forwarded
+        (order is kept)."""
+        frames = [Frame(s.generation, "".join(s.parts), s.last, len(s.parts)) for s in self._segments]
         self._segments = []
-        self._first_pending_at = None
         return frames
