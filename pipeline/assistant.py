@@ -124,7 +124,7 @@ class Assistant:
         self.caller = Caller(backend, emit, clock, wall_time_cap_s, effort) if backend else None
         self._slots = self.caller.slots if self.caller else asyncio.Semaphore(1)
         self.twin_updater = TwinUpdater(
-            config, self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
+            self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
             max_tokens=twin_max_tokens, effort=effort,
         )
         self.folder = (

@@ -14,7 +14,6 @@ import dataclasses
 import json
 from typing import Any, Callable
 
-from .config import Config
 from .events import Error, Event, TwinPatch
 from .llm.base import ChatRequest
 from .llm_calls import Caller
@@ -30,7 +29,6 @@ from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 class TwinUpdater:
     def __init__(
         self,
-        config: Config,
         caller: Caller | None,
         window: ContextWindow,
         heard: HeardIndex,
@@ -41,7 +39,6 @@ class TwinUpdater:
         max_tokens: int,
         effort: EffortPolicy,
     ) -> None:
-        self.config = config
         self.caller = caller
         self.window = window
         self.heard = heard
