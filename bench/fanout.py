@@ -19,53 +19,13 @@ import argparse
 import asyncio
 import json
 import logging
-import multiprocessing
 import time
 from typing import Any
 
-import numpy as np
+from bench.viewers import ViewerProcess, account
 
 TARGET_TOKENS_PER_S = 1_000_000
 TARGET_P99_MS = 50.0
-
-
-def viewer_process(url: str, session_id: str, token: str, viewers: int, conn: Any) -> None:
-    """Run ``viewers`` websocket viewers; send back, per viewer, (arrival, chars so far) per delta frame."""
-    asyncio.run(_viewers(url, session_id, token, viewers, conn))
-
-
-async def _viewers(url: str, session_id: str, token: str, viewers: int, conn: Any) -> None:
-    from websockets.asyncio.client import connect
-
-    ready = asyncio.Barrier(viewers + 1)
-
-    async def one() -> dict[str, Any]:
-        frames: list[tuple[float, int]] = []
-        chars = 0
-        dropped = 0
-        async with connect(url, proxy=None, max_size=None, compression=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "role": "viewer", "session": session_id, "token": token}))
-            welcome = json.loads(await ws.recv())
-            assert welcome["type"] == "welcome", welcome
-            await ready.wait()
-            async for raw in ws:
-                now = time.time()
-                message = json.loads(raw)
-                kind = message["type"]
-                if kind == "assistant.delta":
-                    chars += len(message["text"])
-                    frames.append((now, chars))
-                elif kind == "notice":
-                    dropped += message.get("dropped_chars", 0)
-                    chars += message.get("dropped_chars", 0)
-                elif kind == "assistant.done":
-                    break
-        return {"frames": frames, "dropped_chars": dropped}
-
-    tasks = [asyncio.ensure_future(one()) for _ in range(viewers)]
-    await ready.wait()
-    conn.send("ready")
-    conn.send(await asyncio.gather(*tasks))
 
 
 async def run(viewers: int, seconds: float, token_chars: int, burst: int) -> dict[str, Any]:
@@ -79,15 +39,8 @@ async def run(viewers: int, seconds: float, token_chars: int, burst: int) -> dic
     await server.start()
     live = server.open_session(source="bench")
     bus = live.session.bus
-    parent, child = multiprocessing.get_context("spawn").Pipe()
-    process = multiprocessing.get_context("spawn").Process(
-        target=viewer_process, args=(f"ws://127.0.0.1:{server.port}/ws", live.id, live.viewer_token, viewers, child), daemon=True
-    )
-    process.start()
-    loop = asyncio.get_running_loop()
-    while not parent.poll():
-        await asyncio.sleep(0.01)
-    assert parent.recv() == "ready"
+    watching = ViewerProcess(f"ws://127.0.0.1:{server.port}/ws", live.id, live.viewer_token, viewers)
+    await watching.start()
 
     token = "x" * token_chars
     bus.emit(AssistantStarted(generation=1, trigger="bench"))
@@ -104,34 +57,14 @@ async def run(viewers: int, seconds: float, token_chars: int, burst: int) -> dic
     emit_s = time.time() - began
     bus.emit(AssistantDone(generation=1, tokens=emitted))
 
-    while not parent.poll():
-        await asyncio.sleep(0.05)
-    results = await loop.run_in_executor(None, parent.recv)
-    process.join(10)
+    report = await watching.report()
     live.finish()
     await server.close()
 
-    starts = np.asarray(burst_starts)
-    latencies = []
-    delivered = 0
-    last_arrival = began
-    dropped = 0
-    frames = 0
-    for result in results:
-        dropped += result["dropped_chars"]
-        previous = 0
-        for arrival, chars in result["frames"]:
-            first, end = previous // token_chars, chars // token_chars
-            previous = chars
-            if end <= first:
-                continue
-            frames += 1
-            indices = np.arange(first, end) // burst  # the burst each token came from
-            latencies.append(arrival - starts[indices])
-            delivered += end - first
-            last_arrival = max(last_arrival, arrival)
-    delivered -= dropped // token_chars
-    all_latencies = np.concatenate(latencies) * 1000 if latencies else np.zeros(1)
+    delivery = account(report["viewers"], burst_starts, burst, token_chars)
+    delivered = sum(viewer["tokens"] for viewer in delivery["per_viewer"])
+    last_arrival = max((viewer["last_arrival"] or began for viewer in delivery["per_viewer"]), default=began)
+    frames = sum(sum(arrival is not None for arrival, _ in viewer["frames"]) for viewer in report["viewers"])
     wall = last_arrival - began
     return {
         "viewers": viewers,
@@ -140,14 +73,10 @@ async def run(viewers: int, seconds: float, token_chars: int, burst: int) -> dic
         "emit_tokens_per_s": round(emitted / emit_s),
         "delivered_tokens": int(delivered),
         "delivered_tokens_per_s": round(delivered / wall),
-        "dropped_chars": int(dropped),
+        "dropped_chars": sum(viewer["dropped_chars"] for viewer in report["viewers"]),
         "frames": frames,
         "mean_tokens_per_frame": round(delivered / max(frames, 1), 1),
-        "added_latency_ms": {
-            "p50": round(float(np.percentile(all_latencies, 50)), 2),
-            "p99": round(float(np.percentile(all_latencies, 99)), 2),
-            "max": round(float(all_latencies.max()), 2),
-        },
+        "added_latency_ms": delivery["added_latency_ms"],
         "wall_s": round(wall, 3),
     }
 

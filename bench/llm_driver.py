@@ -6,7 +6,8 @@ Run from the repository root:  python -m bench.llm_driver [--iterations 3000] [-
 1. synthetic: a backend of unbounded speed (yields N deltas with no delay) behind the
    real Assistant on a real EventBus.  Measured with perf_counter:
    - trigger to request: a transcript.final emitted on the bus -> backend.stream() running;
-   - token to event: the backend yields a delta -> its assistant.delta reaches a bus subscriber.
+   - token to event: the backend yields a delta -> the assistant.delta carrying its text reaches a
+     bus subscriber (a model's tokens ready in one event-loop turn travel as one delta).
    Each generation runs to the end before the next final (no preemption), twin updates
    off.  With the default 1M-token context the window keeps everything, so late
    iterations render a prompt of a megabyte or more, as brute-forcing the whole context
@@ -41,6 +42,7 @@ from pipeline.llm.base import ChatRequest, Delta, Finished, LLMError, StreamItem
 from pipeline.policy.context import ContextWindow
 
 TARGET_P99_MS = 2.0
+TOKEN = " token"
 TARGET_REUSE_SPEEDUP = 5.0
 MEETING = Path(__file__).resolve().parents[1] / "samples" / "meeting.txt"
 
@@ -63,7 +65,7 @@ class UnboundedBackend:
         self.request_started.append(time.perf_counter())
         for _ in range(self.deltas):
             self.yielded.append(time.perf_counter())
-            yield Delta(" token")
+            yield Delta(TOKEN)
         yield Finished(completion_tokens=self.deltas)
 
     async def aclose(self) -> None:
@@ -83,12 +85,12 @@ def percentiles_ms(samples: list[float]) -> dict[str, float]:
 async def bench_synthetic(iterations: int, deltas: int, warmup: int, context_tokens: int) -> dict[str, Any]:
     backend = UnboundedBackend(deltas, context_tokens)
     bus = EventBus("bench")
-    received: list[float] = []
+    received: list[tuple[float, int]] = []  # (when, how many tokens the delta carried)
     done = asyncio.Event()
 
     def subscriber(event: Event) -> None:
         if isinstance(event, AssistantDelta):
-            received.append(time.perf_counter())
+            received.append((time.perf_counter(), len(event.text) // len(TOKEN)))
         elif isinstance(event, AssistantDone):
             done.set()
 
@@ -112,8 +114,9 @@ async def bench_synthetic(iterations: int, deltas: int, warmup: int, context_tok
         if i >= warmup:
             # A summary fold may have used the backend first: the answer is the last request.
             trigger_to_request.append(backend.request_started[-1] - triggered)
-            if len(received) == deltas:  # answers to questions are checked, then shown whole: not streamed
-                token_to_event += [got - sent for sent, got in zip(backend.yielded[-deltas:], received, strict=True)]
+            arrivals = [at for at, count in received for _ in range(count)]
+            if len(arrivals) == deltas:  # answers to questions are checked, then shown whole: not streamed
+                token_to_event += [got - sent for sent, got in zip(backend.yielded[-deltas:], arrivals, strict=True)]
     elapsed = time.perf_counter() - started
     window_tokens = assistant.window.front_tokens
     await assistant.close()

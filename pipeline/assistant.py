@@ -6,10 +6,10 @@ model and verifier, the answer checks.  This module routes events and runs the
 driver's generations; the other kinds of work have their own modules:
 
 * commentary and answers, one task per generation, started and cancelled by the
-  driver (here).  The unit is the utterance: finals are grouped first.  A question
-  addressed to the assistant is the prompt's task, verbatim, with the current twin;
-  its answer is checked before anyone sees it (one retry, then for list questions
-  an answer composed from the twin);
+  driver (here) and carried out by :mod:`pipeline.generation`.  The unit is the
+  utterance: finals are grouped first.  A question addressed to the assistant is
+  the prompt's task, verbatim, with the current twin; its answer is checked before
+  anyone sees it (one retry, then for list questions an answer composed from the twin);
 * twin updates (:mod:`pipeline.twin_updates`), grounded against everything heard
   this session (:class:`~pipeline.policy.heard.HeardIndex`), after answers and
   every few utterances, never more than one running and one wanted;
@@ -36,9 +36,6 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .config import Config
 from .events import (
-    AssistantDelta,
-    AssistantDone,
-    AssistantStarted,
     Error,
     Event,
     TranscriptFinal,
@@ -46,23 +43,17 @@ from .events import (
     TwinState,
     VisionObservation,
 )
-from .llm.base import Backend, ChatRequest, LLMError
+from .generation import Generator
+from .llm.base import Backend, LLMError
 from .llm_calls import Caller, StreamStats
-from .policy.answers import NO_ANSWER, AnswerChecker, compose_from_twin, question_kind, quote_answer
 from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
+from .policy.effort import EffortPolicy
 from .policy.frames import COVERED_NOTE, observation_text
 from .policy.heard import HeardIndex
 from .policy.images import SCENE_CHANGE, ImageBudget, Sighting
 from .policy.utterances import Utterance, UtteranceGrouper
-from .prompts import (
-    COMMENT_INSTRUCTION,
-    NOTHING_NEW,
-    QUESTION_INSTRUCTION,
-    RETRY_INSTRUCTION,
-    SYSTEM_PROMPT,
-    in_language,
-)
+from .prompts import NOTHING_NEW, SYSTEM_PROMPT
 from .summary import SummaryFolder
 from .twin_updates import TwinUpdater
 
@@ -86,7 +77,6 @@ class Assistant:
         twin_updates: bool = True,
         twin_every_utterances: int = 3,
         wall_time_cap_s: float = 120.0,
-        twin_budget_s: float = 60.0,
         assistant_names: tuple[str, ...] = ("assistant", "assistance", "streamtwin"),  # as Whisper hears them
         latest_keyframe: Callable[[], Keyframe | None] | None = None,
     ) -> None:
@@ -96,13 +86,12 @@ class Assistant:
         self._clock = clock
         self.twin_updates = twin_updates
         self.twin_every_utterances = twin_every_utterances
-        self.max_tokens = config.llm_max_tokens
         twin_max_tokens = max(512, 2 * config.llm_max_tokens)
 
         # backend.context_tokens already leaves room for a reply of llm_max_tokens; keep a
         # quarter for the volatile part (twin JSON, instruction) and the twin's longer reply.
         context_tokens = config.llm_context_tokens or (backend.context_tokens if backend else 4096)
-        budget = context_tokens - context_tokens // 4 - (twin_max_tokens - self.max_tokens)
+        budget = context_tokens - context_tokens // 4 - (twin_max_tokens - config.llm_max_tokens)
         self.window = ContextWindow(
             budget,
             block_tokens=min(2048, max(64, budget // 10)),
@@ -123,15 +112,20 @@ class Assistant:
         )
         self.utterances = UtteranceGrouper()
         self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
-        self.answers = AnswerChecker()
-        self._answered: list[str] = []
         # Without a model (--llm none with twin_without_llm) the twin comes from the rules alone
         # and questions are answered from the twin or by quoting what was said.
-        self.caller = Caller(backend, emit, clock, wall_time_cap_s) if backend else None
+        effort = EffortPolicy(
+            config.twin_budget_s,
+            parallel=in_flight,
+            samples=config.llm_samples or None,
+            refine=config.llm_refine if config.llm_refine >= 0 else None,
+            reply_tokens=twin_max_tokens,
+        )
+        self.caller = Caller(backend, emit, clock, wall_time_cap_s, effort) if backend else None
         self._slots = self.caller.slots if self.caller else asyncio.Semaphore(1)
         self.twin_updater = TwinUpdater(
-            config, self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
-            max_tokens=twin_max_tokens, budget_s=twin_budget_s,
+            self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
+            max_tokens=twin_max_tokens, effort=effort,
         )
         self.folder = (
             SummaryFolder(self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error)
@@ -144,6 +138,13 @@ class Assistant:
         if latest_keyframe is not None and sees and config.vision_images_per_min > 0:
             self.images = ImageBudget(config.vision_images_per_min)
         self._sighting: Sighting | None = None
+        self.generator = Generator(
+            config, backend, self.caller, self._slots, self.window, self.twin_updater, self.heard, emit, clock,
+            is_addressed=self.policy.is_addressed,
+            images=self.images,
+            report_error=self._report_backend_error,
+            media_time=lambda: self._media_time,
+        )
 
         self._generations: dict[int, asyncio.Task[None]] = {}
         self._cancel_reasons: dict[int, str] = {}
@@ -155,7 +156,6 @@ class Assistant:
         self._media_time = 0.0
         self._question = ""
         self._closed = False
-        self.language = ""  # what the speech stage transcribed in; the model is told to answer in it
 
     @property
     def twin(self):  # noqa: ANN201 - the TwinModel, read by the session's snapshot
@@ -212,7 +212,7 @@ class Assistant:
         now = self._clock()
         if isinstance(event, TranscriptFinal):
             self._media_time = max(self._media_time, event.end)
-            self.language = event.language or self.language
+            self.generator.language = event.language or self.generator.language
             done = self.utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
             for utterance in done:
                 self._on_utterance(utterance)
@@ -306,101 +306,13 @@ class Assistant:
 
     async def _generate(self, start: Start, question: str | None) -> None:
         gen_id = start.gen_id
-        stats = StreamStats()
-        started = failed = cancelled = False
-        reason = ""
-        images: list[PromptImage] = []
-        try:
-            async with self._slots:
-                if self.caller is None and not question:
-                    return  # no model: nothing to comment with
-                if self.images is not None:
-                    images = self.images.take(self._clock())
-                if question:
-                    prompt = self.window.render(
-                        in_language(QUESTION_INSTRUCTION.format(question=question), self.language),
-                        twin_state=self.twin.state,
-                        images=images,
-                    )
-                else:
-                    prompt = self.window.render(
-                        in_language(COMMENT_INSTRUCTION, self.language), speaking_now=start.speculative_text, images=images
-                    )
-                request = ChatRequest(prompt.messages, max_tokens=self.max_tokens)
-                self._emit(
-                    AssistantStarted(
-                        generation=gen_id,
-                        trigger=start.trigger,
-                        backend=self.backend.name if self.backend else "none",
-                        model=self.backend.model if self.backend else "",
-                        question=question or "",
-                        media_time=self._media_time,
-                    )
-                )
-                started = True
-                emit_delta = lambda text: self._emit(AssistantDelta(generation=gen_id, text=text))  # noqa: E731
-                if question:
-                    if self.caller is None:
-                        stats.text = self._fallback(question)
-                    else:
-                        stats.text = await self._answer(request, question, stats)
-                    emit_delta(stats.text)  # checked first, then shown whole
-                else:
-                    await self.caller.stream(request, stats, emit_delta)
-        except asyncio.CancelledError:
-            cancelled, reason = True, self._cancel_reasons.get(gen_id, "cancelled")
-            raise
-        except Exception as exc:  # noqa: BLE001 - any backend failure becomes an error event, never a dead task
-            # A broken generation is not an answer either: reported like a cancelled one.
-            failed = cancelled = True
-            reason = self._report_backend_error(exc, gen_id)
-        finally:
-            self._forget_generation(gen_id)
-            if images and self.images is not None:
-                self.images.settle(images, answered=not cancelled)
-            if stats.timed_out and not cancelled:
-                reason = "wall_time_cap"
-            if started:
-                self._emit(
-                    AssistantDone(
-                        generation=gen_id,
-                        ttft_ms=stats.ttft_ms(),
-                        tokens=stats.tokens(),
-                        tokens_per_s=stats.tokens_per_s(),
-                        cancelled=cancelled,
-                        reason=reason,
-                        media_time=self._media_time,
-                    )
-                )
-            if not failed:
-                self._after_generation(gen_id, stats, cancelled)
-
-    async def _answer(self, request: ChatRequest, question: str, stats: StreamStats) -> str:
-        """The model's answer if it passes the check (one retry), else :meth:`_fallback`."""
-        assert self.caller is not None
-        problem = ""
-        for attempt in range(2):
-            if attempt:
-                retry = RETRY_INSTRUCTION.format(problem=problem)
-                request = ChatRequest(
-                    request.messages + [{"role": "assistant", "content": text}, {"role": "user", "content": retry}],
-                    max_tokens=self.max_tokens,
-                )
-            text = (await self.caller.stream(request, stats)).strip()
-            state = self.twin_updater.freshest()
-            problem = self.answers.problem(text, question, self.heard, state, self._answered)
-            if not problem:
-                self._answered.append(text)
-                return text
-            log.info("answer to %r rejected (%s): %r", question, problem, text[:200])
-        return self._fallback(question)
-
-    def _fallback(self, question: str) -> str:
-        """An answer without the model: list questions from the twin, others by quoting what was said."""
-        kind = question_kind(question)
-        if kind:
-            return compose_from_twin(kind, self.twin_updater.freshest(), question)
-        return quote_answer(question, self.heard, self.policy.is_addressed) or NO_ANSWER
+        await self.generator.run(
+            start,
+            question,
+            cancel_reason=lambda: self._cancel_reasons.get(gen_id, "cancelled"),
+            forget=lambda: self._forget_generation(gen_id),
+            finished=lambda stats, cancelled: self._after_generation(gen_id, stats, cancelled),
+        )
 
     def _after_generation(self, gen_id: int, stats: StreamStats, cancelled: bool) -> None:
         if self._closed:

@@ -11,14 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from .events import encode
 from .metrics import ServiceMetrics
-from .policy.outbox import Outbox
+from .policy.outbox import Message, Outbox, SharedFrame
 from .protocol import CLOSE_TRY_LATER, close_reason, error_message
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class ClientChannel:
     def __init__(self, ws: ServerConnection, metrics: ServiceMetrics, address: str = ""):
         self.ws = ws
         self.address = address
-        self.outbox = Outbox()
+        self.outbox = Outbox(encode)
         self._metrics = metrics
         self._wake = asyncio.Event()
         self._closing: tuple[int, str] | None = None
@@ -44,13 +44,13 @@ class ClientChannel:
         self.live: Any = None  # the LiveSession joined (pipeline.registry), once a hello succeeded
         self.task = asyncio.ensure_future(self._run())
 
-    def put(self, text: str) -> None:
-        if not self.outbox.put(text):
+    def put(self, message: Message) -> None:
+        if not self.outbox.put(message):
             self._drop()
         self._wake.set()
 
-    def put_delta(self, now: float, generation: int, text: str, envelope: dict[str, Any]) -> None:
-        self.outbox.put_delta(now, generation, text, envelope)
+    def put_frame(self, frame: SharedFrame) -> None:
+        self.outbox.put_frame(frame)
         self._wake.set()
 
     def send(self, message: dict[str, Any]) -> None:
@@ -65,17 +65,13 @@ class ClientChannel:
         return self._closing is not None
 
     def finish(self, code: int, reason: str) -> None:
-        """Close once everything queued (and every pending delta) has been sent, within
+        """Close once everything queued has been sent, within
         ``CLOSE_FLUSH_S``: a client that stopped reading is cut off, it cannot hold a shutdown."""
         if self._closing is None:
             self._closing = (code, close_reason(reason))
             if self._timeout is not None:
                 self._timeout.reschedule(asyncio.get_running_loop().time() + CLOSE_FLUSH_S)
         self._wake.set()
-
-    def _backlog(self) -> int:
-        transport = self.ws.transport
-        return transport.get_write_buffer_size() if transport is not None else 0
 
     async def _run(self) -> None:
         try:
@@ -90,31 +86,21 @@ class ClientChannel:
             self.ws.transport.abort()
 
     async def _drain(self) -> None:
-        loop = asyncio.get_running_loop()
         while True:
-            backlog = self._backlog()
-            # Closing: pending deltas go out now rather than after their window.
-            messages = self.outbox.take(math.inf if self._closing else loop.time(), backlog)
+            messages = self.outbox.take()
             self._count_dropped()
             for message in messages:
-                await self.ws.send(message)
+                await self.ws.send(message, text=True)  # events are serialised once, as UTF-8 bytes
             if messages:
-                continue
+                continue  # what came in while we sent: a client that fell behind gets it merged
             if self._closing is not None:
                 await self.ws.close(*self._closing)
                 return
-            due = self.outbox.next_due(backlog)
             self._wake.clear()
-            if due is None:
-                await self._wake.wait()
-            elif due > loop.time():
-                try:
-                    await asyncio.wait_for(self._wake.wait(), due - loop.time())
-                except TimeoutError:
-                    pass
+            await self._wake.wait()
 
     def _count_dropped(self) -> None:
-        total = self.outbox.coalescer.dropped_chars_total
+        total = self.outbox.dropped_chars_total
         if total > self._dropped_seen:
             self._metrics.delta_chars_dropped.inc(amount=total - self._dropped_seen)
             self._dropped_seen = total

@@ -129,11 +129,17 @@ def _add_llm_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--llm-api-key", default=None, metavar="KEY", help="key for --llm-base-url (env OPENAI_API_KEY)")
     group.add_argument(
         "--samples", dest="llm_samples", type=int, default=None, metavar="N",
-        help="draft N candidate twin updates in parallel and let a verifier pick (default: 1)",
+        help="draft N candidate twin updates (in parallel if the backend takes them) and let a verifier pick "
+        "(default: as many as the backend's measured speed fits in --twin-budget-s; 1 on a CPU model)",
     )
     group.add_argument(
         "--refine", dest="llm_refine", type=int, default=None, metavar="K",
-        help="draft, critique and revise the twin up to K times within the latency budget (default: 0)",
+        help="draft, critique and revise the twin up to K times within --twin-budget-s "
+        "(default: chosen from the measured speed like --samples; 0 on a CPU model)",
+    )
+    group.add_argument(
+        "--twin-budget-s", type=float, default=None, metavar="S",
+        help="latency budget of one twin update: extra samples and refine rounds only within it (default: 1)",
     )
 
 

@@ -41,8 +41,9 @@ class Config:
     llm_max_tokens: int = 256
     llm_debounce_s: float = -1.0  # let a burst of finals settle; <0: 0.4 s for a local CPU model, 0 hosted
     llm_drain_s: float = 90.0  # at the end of a source, time left for the last answer and twin update
-    llm_samples: int = 1
-    llm_refine: int = 0
+    llm_samples: int = 0  # twin candidates per update (the verifier picks one); 0: chosen from measured speed
+    llm_refine: int = -1  # critique-and-revise rounds per twin update; <0: chosen from measured speed
+    twin_budget_s: float = 1.0  # a twin update's latency budget: extra samples and rounds only within it
     llm_threads: int = 0
     twin_without_llm: bool = False  # --llm none: keep a twin from explicit phrasings, answer from it
     groq_api_key: str = ""

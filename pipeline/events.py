@@ -46,7 +46,16 @@ class Event:
         return out
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        return _dumps(self.to_dict())
+
+
+def _dumps(body: dict[str, Any]) -> str:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+def encode(body: dict[str, Any]) -> bytes:
+    """An event object as UTF-8 JSON, as :meth:`Event.to_json` writes it: what a websocket carries."""
+    return _dumps(body).encode()
 
 
 def event_types() -> dict[str, type[Event]]:
@@ -165,6 +174,11 @@ class AssistantStarted(Event):
     backend: str = ""
     model: str = ""
     question: str = ""  # for trigger "question": the utterance addressed to the assistant, verbatim
+    # What a twin update affords now (chosen from the backend's measured speed): best-of-N samples,
+    # refine rounds, within its latency budget.
+    twin_budget_s: float = 0.0
+    twin_samples: int = 1
+    twin_refine: int = 0
 
 
 @dataclass(kw_only=True)

@@ -2,18 +2,21 @@
 
 Answers, twin updates and summary folds all reach the backend through one
 :class:`Caller`: it owns the slots (how many calls the backend sustains at once),
-closes an abandoned stream promptly (freeing a local model) and measures each
-stream even when it is cancelled half-way.
+closes an abandoned stream promptly (freeing a local model), measures each
+stream even when it is cancelled half-way, and reports the speed of every
+completed one to the :class:`~pipeline.policy.effort.EffortPolicy`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
 from .events import Error, Event
 from .llm.base import Backend, ChatRequest, Delta, Finished, StreamItem
+from .policy.effort import EffortPolicy
 
 
 @dataclass
@@ -41,11 +44,12 @@ class StreamStats:
         return round(self.tokens() / (self.ended - self.first_token), 2)
 
 
-async def _aclosing_stream(stream: AsyncIterator[StreamItem]) -> AsyncIterator[StreamItem]:
-    """Iterate ``stream`` and close it promptly however iteration ends (frees the model on cancel)."""
+@contextlib.asynccontextmanager
+async def _closing(stream: AsyncIterator[StreamItem]) -> AsyncIterator[AsyncIterator[StreamItem]]:
+    """Close ``stream`` promptly however iteration ends (frees the model on cancel).  A context, not a
+    wrapping generator: every token would pay for a second generator frame."""
     try:
-        async for item in stream:
-            yield item
+        yield stream
     finally:
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:
@@ -54,39 +58,68 @@ async def _aclosing_stream(stream: AsyncIterator[StreamItem]) -> AsyncIterator[S
 
 class Caller:
     def __init__(
-        self, backend: Backend, emit: Callable[[Event], Any], clock: Callable[[], float], wall_time_cap_s: float
+        self,
+        backend: Backend,
+        emit: Callable[[Event], Any],
+        clock: Callable[[], float],
+        wall_time_cap_s: float,
+        effort: EffortPolicy | None = None,
     ) -> None:
         self.backend = backend
         self._emit = emit
         self._clock = clock
         self.wall_time_cap_s = wall_time_cap_s
+        self._effort = effort
         self.slots = asyncio.Semaphore(max(1, backend.max_in_flight))
 
     async def stream(
         self, request: ChatRequest, stats: StreamStats, on_delta: Callable[[str], Any] | None = None
     ) -> str:
-        """Stream one request (the caller holds a slot); bounded by the wall-time cap."""
+        """Stream one request (the caller holds a slot); bounded by the wall-time cap.
+
+        ``on_delta`` gets the text once per event-loop turn: whatever the backend had
+        ready before it next waited (one socket read's worth of chunks, say) arrives
+        as one piece, so a fast model costs one event per turn, not one per token.
+        A backend that never waits hands its text over when it ends."""
         stats.began = self._clock()
-        parts: list[str] = []
+        loop = asyncio.get_running_loop()
+        pieces: list[str] = []  # one per loop turn
+        pending: list[str] = []  # this turn's tokens
+
+        def hand_over() -> None:
+            if not pending:
+                return
+            text = "".join(pending)
+            stats.deltas += len(pending)
+            pending.clear()
+            pieces.append(text)
+            if on_delta is not None:
+                on_delta(text)
+
         try:
             async with asyncio.timeout(self.wall_time_cap_s):
-                async for item in _aclosing_stream(self.backend.stream(request)):
-                    if isinstance(item, Delta):
-                        if stats.first_token is None:
-                            stats.first_token = self._clock()
-                        stats.deltas += 1
-                        parts.append(item.text)
-                        if on_delta is not None:
-                            on_delta(item.text)
-                    else:
-                        stats.finished = item
+                async with _closing(self.backend.stream(request)) as items:
+                    async for item in items:
+                        if isinstance(item, Delta):
+                            pending.append(item.text)
+                            if len(pending) == 1:  # the turn's first token: hand over once the backend waits
+                                if stats.first_token is None:
+                                    stats.first_token = self._clock()
+                                loop.call_soon(hand_over)
+                        else:
+                            stats.finished = item
         except TimeoutError:
             stats.timed_out = True
             cap = f"{self.wall_time_cap_s:g} s"
             self._emit(Error(code="llm_timeout", message=f"{self.backend.name}: cut off at the {cap} wall-time cap"))
         finally:
+            hand_over()  # what came before the end (or the cancel) is shown, as it always was
             stats.ended = self._clock()
-            stats.text = "".join(parts)
+            stats.text = "".join(pieces)
+        if self._effort is not None and stats.finished is not None and stats.first_token is not None:
+            self._effort.observe_stream(
+                stats.ended, stats.first_token - stats.began, stats.tokens(), stats.ended - stats.first_token
+            )
         return stats.text
 
     async def collect(self, request: ChatRequest, budget_s: float | None = None) -> str:

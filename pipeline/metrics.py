@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from .events import AssistantDone, Error, Event, TranscriptFinal
+from .events import AssistantDone, AssistantStarted, Error, Event, TranscriptFinal
 
 LabelValues = tuple[str, ...]
 
@@ -194,6 +194,14 @@ class ServiceMetrics:
         self.clients_dropped = add(
             Counter("streamtwin_clients_dropped_total", "Clients disconnected because they could not keep up.")
         )
+        # What a twin update affords, as the latest assistant.started said (chosen from measured speed).
+        self._twin_effort: dict[str, float] = {"budget_s": 0.0, "samples": 0.0, "refine": 0.0}
+        add(Gauge("streamtwin_twin_budget_seconds", "Latency budget of a twin update.",
+                  lambda: self._twin_effort["budget_s"]))
+        add(Gauge("streamtwin_twin_samples", "Candidates a twin update drafts now (best-of-N).",
+                  lambda: self._twin_effort["samples"]))
+        add(Gauge("streamtwin_twin_refine_rounds", "Critique-and-revise rounds a twin update may run now.",
+                  lambda: self._twin_effort["refine"]))
 
     def on_event(self, event: Event, media_wall: Callable[[float], float | None]) -> None:
         """Count one pipeline event; ``media_wall`` maps media seconds to the wall time they arrived."""
@@ -202,6 +210,10 @@ class ServiceMetrics:
             arrived = media_wall(event.end)
             if arrived is not None:
                 self.asr_latency.observe(max(0.0, event.wall - arrived))
+        elif isinstance(event, AssistantStarted):
+            self._twin_effort = {
+                "budget_s": event.twin_budget_s, "samples": event.twin_samples, "refine": event.twin_refine
+            }
         elif isinstance(event, AssistantDone) and not event.cancelled:
             if event.ttft_ms is not None:
                 self.llm_ttft.observe(event.ttft_ms / 1000)

@@ -19,11 +19,13 @@ from typing import Any
 
 from .channel import ClientChannel
 from .config import Config
-from .events import AssistantDelta, Event
+from .events import AssistantDelta, Event, encode
 from .metrics import ServiceMetrics
 from .policy.access import new_secret
 from .policy.admission import Admission
+from .policy.coalesce import FrameCoalescer
 from .policy.liveness import Liveness, Timeouts
+from .policy.outbox import SharedFrame
 from .protocol import CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL, CLOSE_TRY_LATER, Refusal
 from .session import Session
 from .webrtc import WebRTCIngest
@@ -71,8 +73,8 @@ class LiveSession:
         self._on_finished = on_finished
         self._position = 0.0  # media seconds received by earlier ingests
         self._last_audio_at: float | None = None
-        self._deltas: list[AssistantDelta] = []
-        self._flush_scheduled = False
+        self._frames = FrameCoalescer()
+        self._frame_timer: asyncio.TimerHandle | None = None
         self._finish_task: asyncio.Task[None] | None = None
         self._loop = asyncio.get_running_loop()
         session.bus.subscribe(self._on_event)
@@ -105,7 +107,7 @@ class LiveSession:
             self._notify_viewers("publisher_back", "the publisher is back")
 
     def _send_snapshot(self, channel: ClientChannel, snapshot: bool) -> None:
-        self._flush_deltas()
+        self._send_frames()
         if snapshot:
             for event in self.session.snapshot():
                 channel.put(event.to_json())
@@ -200,44 +202,37 @@ class LiveSession:
         except Exception:
             log.exception("session %s did not end cleanly", self.id)
         finally:
-            self._flush_deltas()
+            self._send_frames()
             self._on_finished(self)
             close = (CLOSE_GOING_AWAY, "server shutting down") if going_away else (CLOSE_NORMAL, "session ended")
             for channel in self.channels():
                 channel.finish(*close)
 
     def _on_event(self, event: Event) -> None:
-        if type(event) is AssistantDelta:  # the hot path: one append per token
-            self._deltas.append(event)
-            if not self._flush_scheduled:
-                self._flush_scheduled = True
-                self._loop.call_soon(self._flush_deltas)
+        if type(event) is AssistantDelta:  # the hot path: a model's text, once per event-loop turn
+            if self._frames.push(event.generation, event.text, event):
+                window = self._frames.window_for(len(self.viewers) + (self.publisher is not None))
+                self._frame_timer = self._loop.call_later(window, self._send_frames)
             return
-        self._flush_deltas()
+        self._send_frames()
         self._metrics.on_event(event, self.media_wall)
-        text = event.to_json()
+        data = encode(event.to_dict())  # once, for every client
         for channel in self.channels():
-            channel.put(text)
+            channel.put(data)
 
-    def _flush_deltas(self) -> None:
-        """Hand the deltas emitted since the last flush to every client, merged per generation run."""
-        self._flush_scheduled = False
-        batch, self._deltas = self._deltas, []
-        if not batch:
-            return
-        self._metrics.events.inc(AssistantDelta.type, amount=len(batch))
-        runs: list[tuple[int, str, dict[str, Any]]] = []
-        start = 0
-        for i in range(1, len(batch) + 1):
-            if i == len(batch) or batch[i].generation != batch[start].generation:
-                envelope = batch[i - 1].to_dict()
-                del envelope["text"]
-                runs.append((batch[start].generation, "".join([d.text for d in batch[start:i]]), envelope))
-                start = i
-        now = self._loop.time()
-        for channel in self.channels():
-            for generation, text, envelope in runs:
-                channel.put_delta(now, generation, text, envelope)
+    def _send_frames(self) -> None:
+        """The deltas merged since the last frame: each frame serialised once, the same bytes to every client."""
+        if self._frame_timer is not None:
+            self._frame_timer.cancel()
+            self._frame_timer = None
+        channels = self.channels()
+        for frame in self._frames.flush():
+            self._metrics.events.inc(AssistantDelta.type, amount=frame.deltas)
+            body = frame.last.to_dict()
+            body["text"] = frame.text
+            shared = SharedFrame(frame.generation, frame.text, body, encode(body))
+            for channel in channels:
+                channel.put_frame(shared)
 
 
 class Registry:

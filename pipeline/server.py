@@ -214,6 +214,10 @@ class Server:
         sock = ws.transport.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+            # asyncio sets TCP_NODELAY only on sockets made with proto=IPPROTO_TCP, which a socket from
+            # socket.create_server is not: without it Nagle holds a small frame back until the client
+            # acknowledges the previous one (milliseconds of delayed ACK per message).
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         channel = ClientChannel(ws, self.metrics, _address(ws))
         self._channels.add(channel)
         query_token = parse_qs(request_query(ws.request.path)).get("token", [""])[0] if ws.request else ""

@@ -1,6 +1,7 @@
-"""One twin update: a schema-constrained call (optionally N samples and K revisions),
-judged by the verifier against everything heard this session, joined with the
-rule-based draft, published as a patch.  Without a model the draft alone is the twin.
+"""One twin update: a schema-constrained call (N samples and up to K revisions, as many as
+the backend's measured speed fits in the update's latency budget), judged by the verifier
+against everything heard this session, joined with the rule-based draft, published as a
+patch.  Without a model the draft alone is the twin.
 
 The thinking is in :mod:`pipeline.policy.twin`; this carries it out with a
 :class:`~pipeline.llm_calls.Caller`.
@@ -13,11 +14,11 @@ import dataclasses
 import json
 from typing import Any, Callable
 
-from .config import Config
 from .events import Error, Event, TwinPatch
 from .llm.base import ChatRequest
 from .llm_calls import Caller
-from .policy.context import ContextWindow
+from .policy.context import ContextWindow, approx_tokens
+from .policy.effort import Effort, EffortPolicy
 from .policy.heard import HeardIndex
 from .policy.images import Sighting, settle_scene
 from .policy.extract import RuleExtractor
@@ -28,7 +29,6 @@ from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 class TwinUpdater:
     def __init__(
         self,
-        config: Config,
         caller: Caller | None,
         window: ContextWindow,
         heard: HeardIndex,
@@ -37,9 +37,8 @@ class TwinUpdater:
         report_error: Callable[[BaseException], Any],
         *,
         max_tokens: int,
-        budget_s: float,
+        effort: EffortPolicy,
     ) -> None:
-        self.config = config
         self.caller = caller
         self.window = window
         self.heard = heard
@@ -47,7 +46,7 @@ class TwinUpdater:
         self._clock = clock
         self._report_error = report_error
         self.max_tokens = max_tokens
-        self.budget_s = budget_s
+        self.effort = effort
         self.twin = TwinModel()
         self.verifier = Verifier()
         self.rules = RuleExtractor()
@@ -68,13 +67,15 @@ class TwinUpdater:
             verdict = self.verifier.pick([json.dumps(self.twin.state)], self.twin, self.heard)
             self._publish(verdict, ["rules"], sighting, context_time, media_time())
             return
-        budget_end = self._clock() + self.budget_s
+        effort = self.effort.plan(self._clock())
+        budget_end = self._clock() + effort.budget_s
         prompt = self.window.render(TWIN_INSTRUCTION, twin_state=self.twin.state)
         request = ChatRequest(prompt.messages, max_tokens=self.max_tokens, response_format=TWIN_RESPONSE_FORMAT)
-        raws = await self._sample(request, max(1, self.config.llm_samples), budget_end)
+        raws = await self._sample(request, effort.samples, budget_end)
+        self.effort.observe_reply(approx_tokens(raws[0]))
         origins = ["sample"] * len(raws)
         verdict = self.verifier.pick(raws, self.twin, self.heard)
-        for round_number in range(1, self.config.llm_refine + 1):
+        for round_number in range(1, effort.refine + 1):
             best = verdict.scores[verdict.winner if verdict.winner is not None else 0]
             critique = self.verifier.critique(best)
             remaining = budget_end - self._clock()
@@ -94,7 +95,7 @@ class TwinUpdater:
                 break
             origins.append(f"revision {round_number}")
             verdict = self.verifier.pick(raws, self.twin, self.heard)
-        self._publish(verdict, origins, sighting, context_time, media_time())
+        self._publish(verdict, origins, sighting, context_time, media_time(), effort)
 
     async def _sample(self, request: ChatRequest, samples: int, budget_end: float) -> list[str]:
         """``samples`` candidates: in parallel when the backend sustains it, else one after
@@ -121,7 +122,13 @@ class TwinUpdater:
         return texts
 
     def _publish(
-        self, verdict: Verdict, origins: list[str], sighting: Sighting | None, context_time: float, media_time: float
+        self,
+        verdict: Verdict,
+        origins: list[str],
+        sighting: Sighting | None,
+        context_time: float,
+        media_time: float,
+        effort: Effort | None = None,
     ) -> None:
         if verdict.state is None:
             errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
@@ -135,5 +142,7 @@ class TwinUpdater:
         if patch:
             why = verdict.why
             why["origins"] = origins
+            if effort is not None:
+                why["effort"] = dataclasses.asdict(effort)
             self._emit(TwinPatch(version=version, patch=patch, why=why, media_time=media_time))
 

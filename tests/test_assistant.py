@@ -256,7 +256,7 @@ async def test_a_stream_that_breaks_midway_is_reported_and_not_an_answer():
     await h.wait_for(lambda: h.done(1) is not None)
     assert [e.code for e in h.of(Error)] == ["llm_stream_broken"]
     assert h.done(1).cancelled and h.done(1).reason == "llm_stream_broken"
-    assert [e.text for e in h.of(AssistantDelta) if e.generation == 1] == ["one", " two"]
+    assert "".join(e.text for e in h.of(AssistantDelta) if e.generation == 1) == "one two"  # shown before the break
     await h.assistant.close()
 
 
@@ -370,6 +370,35 @@ async def test_refine_revises_with_the_verifiers_critique():
     revision = twin_requests[1].messages
     assert revision[-2] == {"role": "assistant", "content": json.dumps(HALLUCINATED_TWIN)}
     assert "Buy a sailing boat" in revision[-1]["content"]
+    await h.assistant.close()
+
+
+async def test_a_fast_backend_gets_best_of_n_chosen_from_its_measured_speed_and_says_so():
+    backend = ScriptedBackend(route(lambda r, i: Reply("word " * 40), twin=lambda r, i: Reply(json.dumps(GOOD_TWIN))))
+    h = await harness(backend)
+    h.final("Carol, please fix the search page by Wednesday.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    first = h.of(AssistantStarted)[0]
+    assert (first.twin_samples, first.twin_refine, first.twin_budget_s) == (1, 0, 1.0)  # nothing measured yet
+    patch = h.of(TwinPatch)[0]
+    effort = patch.why["effort"]
+    assert (effort["samples"], effort["refine"]) == (5, 3)  # an instant model: the most the policy allows
+    assert len([r for r in backend.requests if is_twin_request(r)]) == patch.why["origins"].count("sample") == 5
+    h.final("The search page comes first.")
+    await h.wait_for(lambda: len(h.of(AssistantStarted)) == 2)
+    second = h.of(AssistantStarted)[1]
+    assert (second.twin_samples, second.twin_refine, second.twin_budget_s) == (5, 3, 1.0)
+    await h.assistant.close()
+
+
+async def test_a_slow_backend_keeps_one_sample_and_no_refinement():
+    slow = Reply("word " * 40, delta_delay_s=0.005)  # at most 200 tokens/s: a 512-token twin call takes 2.5 s
+    backend = ScriptedBackend(route(lambda r, i: slow, twin=lambda r, i: Reply(json.dumps(GOOD_TWIN))))
+    h = await harness(backend)
+    h.final("Carol, please fix the search page by Wednesday.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    assert (h.of(TwinPatch)[0].why["effort"]["samples"], h.of(TwinPatch)[0].why["effort"]["refine"]) == (1, 0)
+    assert len([r for r in backend.requests if is_twin_request(r)]) == 1
     await h.assistant.close()
 
 

@@ -1,78 +1,57 @@
+"""A session's deltas merged into frames every client receives alike."""
+
 from __future__ import annotations
 
-from pipeline.policy.coalesce import Frame, TokenCoalescer
+from pipeline.policy.coalesce import Frame, FrameCoalescer
 
 
-def test_deltas_within_the_window_merge_into_one_frame():
-    coalescer = TokenCoalescer(window_s=0.03)
-    coalescer.push(1.000, 7, "Hel")
-    coalescer.push(1.010, 7, "lo")
-    coalescer.push(1.020, 7, " world")
-    assert coalescer.next_due() == 1.030
-    assert coalescer.due(1.029) == []
-    assert coalescer.due(1.030) == [Frame(7, "Hello world")]
-    assert coalescer.due(1.100) == []
-    assert coalescer.next_due() is None
+def test_a_burst_of_deltas_becomes_few_frames_with_the_text_intact_and_in_order():
+    coalescer = FrameCoalescer(min_window_s=0.002)
+    window = coalescer.window_for(clients=1)
+    tokens = [f" w{i}" for i in range(10_000)]
+    frames: list[Frame] = []
+    due = None
+    for i, token in enumerate(tokens):  # 10,000 deltas over 10 ms
+        now = i * 1e-6
+        if due is not None and now >= due:
+            frames += coalescer.flush()
+            due = None
+        if coalescer.push(1, token, last=i):
+            due = now + window
+    frames += coalescer.flush()
+    assert 1 < len(frames) <= 6
+    assert "".join(frame.text for frame in frames) == "".join(tokens)
+    assert sum(frame.deltas for frame in frames) == len(tokens)
+    assert frames[-1].last == len(tokens) - 1  # the newest delta heads the last frame
+    assert all(frame.generation == 1 for frame in frames)
 
 
-def test_the_window_starts_at_the_oldest_pending_delta():
-    coalescer = TokenCoalescer(window_s=0.03)
-    coalescer.push(0.0, 1, "a")
-    assert coalescer.due(0.03) == [Frame(1, "a")]
-    coalescer.push(0.05, 1, "b")
-    assert coalescer.due(0.07) == []
-    assert coalescer.due(0.08) == [Frame(1, "b")]
+def test_only_the_first_pending_delta_starts_a_window():
+    coalescer = FrameCoalescer()
+    assert coalescer.push(7, "Hel", last="a") is True
+    assert coalescer.push(7, "lo", last="b") is False
+    assert coalescer.push(8, "!", last="c") is False  # another generation, same window
+    assert coalescer.flush() == [Frame(7, "Hello", "b", 2), Frame(8, "!", "c", 1)]
+    assert coalescer.flush() == []
+    assert coalescer.push(7, " again") is True
 
 
 def test_generations_stay_separate_and_in_order():
-    coalescer = TokenCoalescer()
-    coalescer.push(0.0, 1, "old ")
-    coalescer.push(0.001, 1, "answer")
-    coalescer.push(0.002, 2, "new")
-    coalescer.push(0.003, 2, " one")
-    assert coalescer.flush() == [Frame(1, "old answer"), Frame(2, "new one")]
+    coalescer = FrameCoalescer()
+    for generation, text in [(1, "old "), (1, "answer"), (2, "new"), (2, " one"), (1, " late")]:
+        coalescer.push(generation, text)
+    assert [(f.generation, f.text) for f in coalescer.flush()] == [(1, "old answer"), (2, "new one"), (1, " late")]
 
 
-def test_a_client_that_cannot_send_keeps_merging():
-    coalescer = TokenCoalescer(window_s=0.03)
-    for i in range(10):
-        coalescer.push(i * 0.02, 3, f"{i} ")
-        assert coalescer.due(i * 0.02 + 0.05, can_send=False) == []
-    assert coalescer.due(1.0) == [Frame(3, "0 1 2 3 4 5 6 7 8 9 ")]
-
-
-def test_backlog_stretches_the_window_up_to_a_maximum():
-    coalescer = TokenCoalescer(window_s=0.03, slow_backlog_bytes=1000, max_window_s=0.12)
-    assert coalescer.window_for(0) == 0.03
-    assert coalescer.window_for(999) == 0.03
-    assert coalescer.window_for(2500) == 0.09
-    assert coalescer.window_for(10**9) == 0.12
-    coalescer.push(0.0, 1, "x")
-    assert coalescer.due(0.05, backlog_bytes=2500) == []
-    assert coalescer.due(0.09, backlog_bytes=2500) == [Frame(1, "x")]
-
-
-def test_over_the_hard_cap_the_oldest_text_is_dropped_and_reported():
-    coalescer = TokenCoalescer(max_pending_chars=10)
-    coalescer.push(0.0, 1, "abcdef")
-    coalescer.push(0.0, 1, "ghij")
-    assert coalescer.pending_chars == 10
-    coalescer.push(0.0, 2, "KLMN")
-    assert coalescer.pending_chars == 10
-    assert coalescer.dropped_chars_total == 4
-    assert coalescer.flush() == [Frame(1, "efghij", dropped_chars=4), Frame(2, "KLMN")]
-
-
-def test_a_fully_dropped_generation_still_reports_its_loss():
-    coalescer = TokenCoalescer(max_pending_chars=5)
-    coalescer.push(0.0, 1, "abc")
-    coalescer.push(0.0, 2, "0123456")
-    assert coalescer.flush() == [Frame(1, "", dropped_chars=3), Frame(2, "23456", dropped_chars=2)]
-    assert coalescer.dropped_chars_total == 5
+def test_the_window_grows_with_the_clients_a_frame_goes_to_within_its_bounds():
+    coalescer = FrameCoalescer(min_window_s=0.002, max_window_s=0.03, sends_per_s=5000)
+    assert coalescer.window_for(1) == 0.002
+    assert coalescer.window_for(10) == 0.002
+    assert coalescer.window_for(50) == 0.01
+    assert coalescer.window_for(1000) == 0.03
 
 
 def test_empty_deltas_are_ignored():
-    coalescer = TokenCoalescer()
-    coalescer.push(0.0, 1, "")
-    assert coalescer.next_due() is None
+    coalescer = FrameCoalescer()
+    assert coalescer.push(1, "") is False
     assert coalescer.flush() == []

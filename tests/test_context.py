@@ -182,6 +182,16 @@ def test_oversized_items_and_summaries_are_truncated_visibly():
     assert window.front_tokens <= window.budget_tokens
 
 
+def test_a_megabyte_answer_costs_a_block_and_says_it_was_cut():
+    window = make_window(budget=600, block=64)
+    window.add(1.0, "token " * 200_000, SAID)
+    line = window.context_text().split("## Transcript")[1]
+    assert line.count("…[truncated]") == 1 and approx_tokens(line) <= window.block_tokens + 20
+    # Cut before whitespace is folded: a long text that folds to little still says it was cut.
+    window.add(2.0, "short" + " " * 100_000 + "lost")
+    assert window.context_text().rstrip("\n").endswith("short …[truncated]")
+
+
 def test_budget_too_small_for_the_block_size_is_refused():
     with pytest.raises(ValueError):
         ContextWindow(100, block_tokens=64)

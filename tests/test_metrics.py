@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.events import AssistantDone, Error, TranscriptFinal
+from pipeline.events import AssistantDone, AssistantStarted, Error, TranscriptFinal
 from pipeline.metrics import Counter, Gauge, Histogram, Registry, ServiceMetrics
 
 
@@ -45,3 +45,14 @@ def test_service_metrics_from_events():
     assert 'streamtwin_events_total{type="transcript.final"} 2' in text
     assert "streamtwin_sessions 2\n" in text
     assert 'streamtwin_clients{role="publisher"} 2\nstreamtwin_clients{role="viewer"} 5\n' in text
+
+
+def test_the_twin_effort_announced_on_assistant_started_is_a_gauge():
+    metrics = ServiceMetrics(lambda: 1, lambda: {})
+    assert "streamtwin_twin_samples 0\n" in metrics.render()
+    started = AssistantStarted(generation=3, trigger="final", twin_budget_s=1.0, twin_samples=4, twin_refine=2)
+    metrics.on_event(started, lambda media_time: None)
+    text = metrics.render()
+    assert "streamtwin_twin_budget_seconds 1\n" in text
+    assert "streamtwin_twin_samples 4\n" in text
+    assert "streamtwin_twin_refine_rounds 2\n" in text

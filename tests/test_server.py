@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import urllib.error
 import urllib.request
 
@@ -352,6 +353,14 @@ async def test_a_publisher_that_closes_its_connection_ends_the_session_at_once(m
     assert error["code"] == "publisher_left"
     await recv_until(viewer, "session.ended")
     assert server.sessions == {}
+
+
+async def test_messages_leave_at_once_rather_than_waiting_for_the_clients_ack(make_server):
+    server = await make_server()
+    publisher, welcome, live = await publish(server)
+    sock = live.publisher.ws.transport.get_extra_info("socket")
+    assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1  # no Nagle delay on small frames
+    await publisher.close()
 
 
 async def test_a_client_that_never_says_hello_is_closed(make_server):

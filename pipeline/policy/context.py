@@ -158,6 +158,7 @@ class ContextWindow:
         self.notes_max_tokens = notes_max_tokens or max(64, block_tokens // 2)
         self.budget_tokens = budget_tokens
         self.low_water = low_water
+        self._item_chars_max = 16 * block_tokens  # a block's worth of text for any tokenizer, and then some
         self._fixed_tokens = (
             count_tokens(system_prompt) + count_tokens(SUMMARY_HEADER) + count_tokens(TRANSCRIPT_HEADER)
         )
@@ -188,11 +189,14 @@ class ContextWindow:
 
     def add(self, at: float, text: str, kind: str = HEARD) -> None:
         """Append one item (a final, an observation, an answer) at media time ``at``."""
-        text = " ".join(text.split())
+        # An item never holds more than a block: only the front of a long text (a fast model's
+        # megabyte answer) is worth normalising and measuring.
+        cut = len(text) > self._item_chars_max
+        text = " ".join(text[: self._item_chars_max].split())
         if not text:
             return
-        line = f"[{at:.1f}s] {_LINE_MARKERS[kind]}{text}\n"
-        line = self._cap(line, self.block_tokens)
+        mark = TRUNCATION_MARK if cut else ""
+        line = self._cap(f"[{at:.1f}s] {_LINE_MARKERS[kind]}{text}{mark}\n", self.block_tokens)
         item = Item(kind, at, line, self.count_tokens(line))
         self._tail.append(item)
         self._tail_tokens += item.tokens

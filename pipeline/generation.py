@@ -1,0 +1,184 @@
+"""One commentary or answer, from its prompt to its ``assistant.done``.
+
+The :class:`~pipeline.assistant.Assistant` decides when a generation runs (its
+driver policy); a :class:`Generator` carries one out: it waits for a backend
+slot, renders the prompt (the question verbatim as the task, or the commentary
+instruction), streams the commentary as deltas, or checks an answer before
+showing it whole (one retry, then an answer composed from the twin or quoted
+from what was said), and reports ``assistant.started`` (with what a twin update affords now: samples, refine
+rounds, budget) / ``.delta`` / ``.done``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Callable
+
+from .config import Config
+from .events import AssistantDelta, AssistantDone, AssistantStarted, Event
+from .llm.base import Backend, ChatRequest
+from .llm_calls import Caller, StreamStats
+from .policy.answers import NO_ANSWER, AnswerChecker, compose_from_twin, question_kind, quote_answer
+from .policy.context import ContextWindow, PromptImage
+from .policy.driver import Start
+from .policy.heard import HeardIndex
+from .policy.images import ImageBudget
+from .prompts import COMMENT_INSTRUCTION, QUESTION_INSTRUCTION, RETRY_INSTRUCTION, in_language
+from .twin_updates import TwinUpdater
+
+log = logging.getLogger(__name__)
+
+
+class Generator:
+    """Runs the generations the driver starts; the assistant owns their tasks and what follows them."""
+
+    def __init__(
+        self,
+        config: Config,
+        backend: Backend | None,
+        caller: Caller | None,
+        slots: asyncio.Semaphore,
+        window: ContextWindow,
+        twin_updater: TwinUpdater,
+        heard: HeardIndex,
+        emit: Callable[[Event], Any],
+        clock: Callable[[], float],
+        *,
+        is_addressed: Callable[[str], bool],
+        images: ImageBudget[PromptImage] | None,
+        report_error: Callable[[BaseException, int], str],
+        media_time: Callable[[], float],
+    ) -> None:
+        self.backend = backend
+        self.caller = caller
+        self.max_tokens = config.llm_max_tokens
+        self.window = window
+        self.twin_updater = twin_updater
+        self.heard = heard
+        self.answers = AnswerChecker()
+        self.images = images
+        self.language = ""  # what the speech stage transcribed in; the model is told to answer in it
+        self._slots = slots
+        self._emit = emit
+        self._clock = clock
+        self._is_addressed = is_addressed
+        self._report_error = report_error
+        self._media_time = media_time
+        self._answered: list[str] = []
+
+    async def run(
+        self,
+        start: Start,
+        question: str | None,
+        *,
+        cancel_reason: Callable[[], str],
+        forget: Callable[[], None],
+        finished: Callable[[StreamStats, bool], None],
+    ) -> None:
+        """One generation.  ``forget()`` runs before its ``assistant.done`` (a subscriber reacting to it
+        must not find the generation still running); ``finished(stats, cancelled)`` after it, unless the
+        backend failed (the failure was reported and the driver backs off instead)."""
+        gen_id = start.gen_id
+        stats = StreamStats()
+        started = failed = cancelled = False
+        reason = ""
+        images: list[PromptImage] = []
+        try:
+            async with self._slots:
+                if self.caller is None and not question:
+                    return  # no model: nothing to comment with
+                if self.images is not None:
+                    images = self.images.take(self._clock())
+                request = self._request(start, question, images)
+                effort = self.twin_updater.effort.plan(self._clock())
+                self._emit(
+                    AssistantStarted(
+                        generation=gen_id,
+                        trigger=start.trigger,
+                        backend=self.backend.name if self.backend else "none",
+                        model=self.backend.model if self.backend else "",
+                        question=question or "",
+                        twin_budget_s=effort.budget_s,
+                        twin_samples=effort.samples,
+                        twin_refine=effort.refine,
+                        media_time=self._media_time(),
+                    )
+                )
+                started = True
+                emit_delta = lambda text: self._emit(AssistantDelta(generation=gen_id, text=text))  # noqa: E731
+                if question:
+                    if self.caller is None:
+                        stats.text = self.fallback(question)
+                    else:
+                        stats.text = await self._answer(request, question, stats)
+                    emit_delta(stats.text)  # checked first, then shown whole
+                else:
+                    await self.caller.stream(request, stats, emit_delta)
+        except asyncio.CancelledError:
+            cancelled, reason = True, cancel_reason()
+            raise
+        except Exception as exc:  # noqa: BLE001 - any backend failure becomes an error event, never a dead task
+            # A broken generation is not an answer either: reported like a cancelled one.
+            failed = cancelled = True
+            reason = self._report_error(exc, gen_id)
+        finally:
+            forget()
+            if images and self.images is not None:
+                self.images.settle(images, answered=not cancelled)
+            if stats.timed_out and not cancelled:
+                reason = "wall_time_cap"
+            if started:
+                self._emit(
+                    AssistantDone(
+                        generation=gen_id,
+                        ttft_ms=stats.ttft_ms(),
+                        tokens=stats.tokens(),
+                        tokens_per_s=stats.tokens_per_s(),
+                        cancelled=cancelled,
+                        reason=reason,
+                        media_time=self._media_time(),
+                    )
+                )
+            if not failed:
+                finished(stats, cancelled)
+
+    def _request(self, start: Start, question: str | None, images: list[PromptImage]) -> ChatRequest:
+        if question:
+            prompt = self.window.render(
+                in_language(QUESTION_INSTRUCTION.format(question=question), self.language),
+                twin_state=self.twin_updater.twin.state,
+                images=images,
+            )
+        else:
+            prompt = self.window.render(
+                in_language(COMMENT_INSTRUCTION, self.language), speaking_now=start.speculative_text, images=images
+            )
+        return ChatRequest(prompt.messages, max_tokens=self.max_tokens)
+
+    async def _answer(self, request: ChatRequest, question: str, stats: StreamStats) -> str:
+        """The model's answer if it passes the check (one retry), else :meth:`fallback`."""
+        assert self.caller is not None
+        problem = ""
+        for attempt in range(2):
+            if attempt:
+                retry = RETRY_INSTRUCTION.format(problem=problem)
+                request = ChatRequest(
+                    request.messages + [{"role": "assistant", "content": text}, {"role": "user", "content": retry}],
+                    max_tokens=self.max_tokens,
+                )
+            text = (await self.caller.stream(request, stats)).strip()
+            state = self.twin_updater.freshest()
+            problem = self.answers.problem(text, question, self.heard, state, self._answered)
+            if not problem:
+                self._answered.append(text)
+                return text
+            log.info("answer to %r rejected (%s): %r", question, problem, text[:200])
+        return self.fallback(question)
+
+    def fallback(self, question: str) -> str:
+        """An answer without the model: list questions from the twin, others by quoting what was said."""
+        kind = question_kind(question)
+        if kind:
+            return compose_from_twin(kind, self.twin_updater.freshest(), question)
+        return quote_answer(question, self.heard, self._is_addressed) or NO_ANSWER
