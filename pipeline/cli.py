@@ -250,14 +250,15 @@ async def _run(config: Config, source: str) -> int:
     with ExitStack() as files:
         try:
             fmt = output_format(config, terminal)
-            out = files.enter_context(open(config.out, "w", encoding="utf-8")) if config.out else sys.stdout
             reader = MediaReader(source, realtime=realtime, video=config.vision)
             files.callback(reader.close)
             session = await build_session(config, source=redact(source), realtime=realtime)
-        except OSError as exc:
-            return _fail(f"cannot write {config.out}: {exc.strerror or exc}")
         except (IngestError, ModelLoadError, LLMError, ValueError) as exc:
             return _fail(str(exc))
+        try:  # only once the source opened and the models loaded, so a failed run leaves no empty file
+            out = files.enter_context(open(config.out, "w", encoding="utf-8")) if config.out else sys.stdout
+        except OSError as exc:
+            return _fail(f"cannot write {config.out}: {exc.strerror or exc}")
 
         session.bus.subscribe(make_output(fmt, out, sys.stderr, live=terminal and out is sys.stdout))
         # Writing to a file, a person at the terminal still sees the transcript come in.

@@ -194,8 +194,9 @@ def test_cli_prints_notes_with_format_md():
 )
 def test_cli_refuses_an_output_it_cannot_write(tmp_path, args, says):
     result = subprocess.run(
-        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.wav"), *args],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.wav"), *args, "--llm", "none",
+         "--asr-model", "tiny.en"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert result.returncode == 1
     assert says in result.stderr and "Traceback" not in result.stderr
