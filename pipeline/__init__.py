@@ -1,3 +1,60 @@
-"""streamtwin: a real-time, streaming, multimodal pipeline (see README.md)."""
+"""streamtwin: a real-time, streaming, multimodal pipeline (see README.md).
+
+The Python API (pipeline/api.py) and the event types are importable from here::
+
+    import pipeline
+    async for event in pipeline.stream("talk.wav", llm="none", realtime=False): ...
+
+They load on first use, so ``import pipeline.config`` (and the CLI's ``--help``) stays quick.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "stream": "api",
+    "PushSession": "api",
+    "Event": "events",
+    "SessionStarted": "events",
+    "SessionEnded": "events",
+    "Error": "events",
+    "Progress": "events",
+    "TranscriptPartial": "events",
+    "TranscriptFinal": "events",
+    "AssistantStarted": "events",
+    "AssistantDelta": "events",
+    "AssistantDone": "events",
+    "TwinState": "events",
+    "TwinPatch": "events",
+    "VisionObservation": "events",
+}
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:
+    from .api import PushSession, stream
+    from .events import (
+        AssistantDelta,
+        AssistantDone,
+        AssistantStarted,
+        Error,
+        Event,
+        Progress,
+        SessionEnded,
+        SessionStarted,
+        TranscriptFinal,
+        TranscriptPartial,
+        TwinPatch,
+        TwinState,
+        VisionObservation,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)

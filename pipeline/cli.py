@@ -7,17 +7,26 @@ import asyncio
 import logging
 import signal
 import sys
-from typing import Any, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Sequence, TextIO
 
+from .bus import Subscriber
 from .config import Config
+from .events import Error
 
 log = logging.getLogger("streamtwin")
+
+OUTPUT_FORMATS = ("text", "jsonl", "srt", "vtt", "md")
+FORMAT_BY_EXTENSION = {".txt": "text", ".jsonl": "jsonl", ".json": "jsonl", ".srt": "srt", ".vtt": "vtt", ".md": "md"}
 
 EXAMPLES = """\
 examples:
   streamtwin run samples/meeting.wav                 transcript as fast as the CPU allows
   streamtwin run samples/meeting.mp4 --realtime      as if it were live: partials, then finals
   streamtwin run samples/meeting.wav --format jsonl  one JSON event per line on stdout
+  streamtwin run talk.mp4 --out talk.srt            subtitles (also .vtt); the format follows the name
+  streamtwin run meeting.wav --out notes.md         meeting notes and the transcript in Markdown
   ffmpeg -i talk.mp4 -f matroska - | streamtwin run -      a stream on stdin
   streamtwin run rtsp://camera.local/stream          a live camera (paced by the network)
 
@@ -53,8 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="process as fast as the machine allows (default for files)",
     )
     run.add_argument(
-        "--format", choices=["auto", "text", "jsonl"], default=None,
-        help="text: readable live view (default on a terminal); jsonl: one event per line (default when piped)",
+        "--format", choices=["auto", *OUTPUT_FORMATS], default=None,
+        help="text: readable live view (default on a terminal); jsonl: one event per line (default when piped); "
+        "srt, vtt: subtitles from the final transcript (cues of at most 2 lines and ~7 s, written as they "
+        "close); md: meeting notes from the digital twin, then the transcript a paragraph per utterance "
+        "(written when the source ends). auto with --out: from the file name's extension",
+    )
+    run.add_argument(
+        "--out", default=None, metavar="FILE",
+        help="write the output to FILE instead of stdout; on a terminal the live text view still shows progress",
     )
     _add_speech_flags(run)
     _add_llm_flags(run)
@@ -200,50 +216,82 @@ def _run_command(config: Config, args: argparse.Namespace) -> int:
         return 130
 
 
+def output_format(config: Config, stdout_is_terminal: bool) -> str:
+    """``--format``, or for auto: the extension of ``--out``, else text on a terminal and jsonl in a pipe."""
+    if config.format != "auto":
+        return config.format
+    if config.out:
+        fmt = FORMAT_BY_EXTENSION.get(Path(config.out).suffix.lower())
+        if fmt is None:
+            raise ValueError(f"cannot tell the format from {config.out!r}: name it .srt, .vtt, .md or .jsonl, or give --format")
+        return fmt
+    return "text" if stdout_is_terminal else "jsonl"
+
+
+def make_output(fmt: str, out: TextIO, err: TextIO, *, live: bool) -> Subscriber:
+    """The bus subscriber that renders ``fmt`` to ``out``."""
+    from .notes import MarkdownOutput
+    from .outputs import JsonlOutput, TextOutput
+    from .subtitles import SubtitleOutput
+
+    if fmt == "text":
+        return TextOutput(out, err, live=live)
+    if fmt == "jsonl":
+        return JsonlOutput(out)
+    if fmt == "md":
+        return MarkdownOutput(out)
+    return SubtitleOutput(out, fmt)
+
+
 async def _run(config: Config, source: str) -> int:
+    from .api import build_session, close_backend
+    from .asr_models import ModelLoadError
     from .ingest import IngestError, MediaReader, is_live_spec
     from .llm.base import LLMError
-    from .llm.factory import make_backend
-    from .outputs import JsonlOutput, TextOutput
-    from .asr_models import ModelLoadError
-    from .engine import load_engine
     from .policy.redact import redact
-    from .session import Session, run_reader
+    from .session import run_reader
 
     realtime = config.realtime if config.realtime is not None else is_live_spec(source)
-    fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
-    try:
-        backend = make_backend(config)
-        reader = MediaReader(source, realtime=realtime, video=config.vision)
-        await asyncio.get_running_loop().run_in_executor(None, load_engine, config)  # off the loop; once
-        session = Session(config, source=redact(source), realtime=realtime, backend=backend)
-    except (IngestError, ModelLoadError, LLMError, ValueError) as exc:
-        return _fail(str(exc))
+    terminal = sys.stdout.isatty()
+    with ExitStack() as files:
+        try:
+            fmt = output_format(config, terminal)
+            reader = MediaReader(source, realtime=realtime, video=config.vision)
+            files.callback(reader.close)
+            session = await build_session(config, source=redact(source), realtime=realtime)
+        except (IngestError, ModelLoadError, LLMError, ValueError) as exc:
+            return _fail(str(exc))
+        try:  # only once the source opened and the models loaded, so a failed run leaves no empty file
+            out = files.enter_context(open(config.out, "w", encoding="utf-8")) if config.out else sys.stdout
+        except OSError as exc:
+            return _fail(f"cannot write {config.out}: {exc.strerror or exc}")
 
-    output: Any = JsonlOutput(sys.stdout) if fmt == "jsonl" else TextOutput(sys.stdout, sys.stderr, live=sys.stdout.isatty())
-    session.bus.subscribe(output)
-    fatal: list[str] = []
-    session.bus.subscribe(lambda e: fatal.append(e.message) if e.type == "error" and getattr(e, "fatal", False) else None)
+        session.bus.subscribe(make_output(fmt, out, sys.stderr, live=terminal and out is sys.stdout))
+        # Writing to a file, a person at the terminal still sees the transcript come in.
+        text_view = fmt == "text" or bool(config.out and terminal)
+        if config.out and terminal:
+            session.bus.subscribe(make_output("text", sys.stdout, sys.stderr, live=True))
+        fatal: list[str] = []
+        session.bus.subscribe(lambda e: fatal.append(e.message) if isinstance(e, Error) and e.fatal else None)
 
-    loop = asyncio.get_running_loop()
-    caught: list[int] = []
+        loop = asyncio.get_running_loop()
+        caught: list[int] = []
 
-    def interrupt(sig: int) -> None:
-        """First signal: stop reading, flush what was heard, end.  A second one: the default (exit now)."""
-        caught.append(sig)
-        for each in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(each)
-        reader.interrupt()
+        def interrupt(sig: int) -> None:
+            """First signal: stop reading, flush what was heard, end.  A second one: the default (exit now)."""
+            caught.append(sig)
+            for each in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(each)
+            reader.interrupt()
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, interrupt, sig)
-    try:
-        await run_reader(session, reader)
-    finally:
-        if backend is not None:
-            await backend.aclose()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, interrupt, sig)
+        try:
+            await run_reader(session, reader)
+        finally:
+            await close_backend(session)
     if fatal:
-        return _fail(fatal[0], print_line=fmt == "jsonl")
+        return _fail(fatal[0], print_line=not text_view)
     return 128 + caught[0] if caught else 0
 
 

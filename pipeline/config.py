@@ -79,7 +79,8 @@ class Config:
     shutdown_timeout_s: float = 10.0
 
     # --- output -------------------------------------------------------------
-    format: str = "auto"  # auto | text | jsonl
+    format: str = "auto"  # auto | text | jsonl | srt | vtt | md
+    out: str = ""  # a file for the --format output instead of stdout
     log_level: str = "WARNING"
 
     @classmethod

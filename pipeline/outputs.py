@@ -2,8 +2,9 @@
 
 JSONL writes exactly one event per line to stdout and nothing else, so it can be
 piped into other tools; logs and progress go to stderr.  The text renderer keeps
-one live line at the bottom (the tentative transcript or the streaming answer)
-and prints committed text above it.
+one live line at the bottom (the utterance being spoken, its tentative tail in
+grey, or the streaming answer) and prints committed text above it, a paragraph
+per utterance.  Subtitles and Markdown notes are in subtitles.py and notes.py.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from .events import (
     TwinState,
     VisionObservation,
 )
+from .policy.utterances import Utterance, UtteranceGrouper
+
+DIM, PLAIN = "\033[2m", "\033[0m"
 
 
 class JsonlOutput:
@@ -44,32 +48,27 @@ def clock(seconds: float) -> str:
 class TextOutput:
     """Human view; ``live`` (a terminal) enables the updating line and progress.
 
-    Committed fragments of one utterance become one paragraph, printed when the
-    utterance ends; until then the live line shows it growing, the tentative tail after it.
+    Committed fragments of one utterance become one paragraph with its time stamp,
+    printed when the utterance ends; until then the live line shows it growing,
+    the tentative tail after it in grey.
     """
 
     def __init__(self, out: TextIO, err: TextIO, *, live: bool):
         self._out = out
         self._err = err
         self._live = live
-        self._line = ""  # what the live line shows now
+        self._line = ("", "")  # what the live line shows now: text and its grey tail
         self._answers: dict[int, str] = {}
-        self._paragraph: list[str] = []  # committed text of the utterance still being spoken
-        self._paragraph_start = 0.0
+        self._utterances = UtteranceGrouper()
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, TranscriptFinal):
-            if event.text and not self._paragraph:
-                self._paragraph_start = event.start
-            if event.text:
-                self._paragraph.append(event.text)
-            if event.utterance_end or not event.utterance:  # (producers without utterances: line by line)
-                self._end_paragraph()
-            else:
-                self._show(f"  … {' '.join(self._paragraph)}")
+            done = self._utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
+            self._print_paragraphs(done)
+            self._show_speaking("")
         elif isinstance(event, TranscriptPartial):
-            tentative = " ".join([*self._paragraph, event.text]).strip()
-            self._show(f"  … {tentative}" if tentative else "")
+            self._print_paragraphs(self._utterances.on_speech(event.start))
+            self._show_speaking(event.text)
         elif isinstance(event, AssistantStarted):
             self._answers[event.generation] = ""
         elif isinstance(event, AssistantDelta):
@@ -95,7 +94,7 @@ class TextOutput:
             self._err.write(f"{'error' if event.fatal else 'warning'}: {event.message}\n")
             self._err.flush()
         elif isinstance(event, SessionEnded):
-            self._end_paragraph()
+            self._print_paragraphs(self._utterances.flush())
             self._show("")
             if self._live:
                 self._err.write("\r\033[K")
@@ -106,25 +105,37 @@ class TextOutput:
             )
             self._err.flush()
 
-    def _end_paragraph(self) -> None:
-        if self._paragraph:
+    def _print_paragraphs(self, utterances: list[Utterance]) -> None:
+        for utterance in utterances:
+            self._print(f"[{clock(utterance.start)}] {utterance.text}")
+
+    def _show_speaking(self, tentative: str) -> None:
+        """The open utterance so far, and the tentative tail after it in grey."""
+        committed = self._utterances.pending_text
+        tentative = " ".join(tentative.split())
+        if not committed and not tentative:
             self._show("")
-            self._print(f"[{clock(self._paragraph_start)}] {' '.join(self._paragraph)}")
-            self._paragraph = []
+            return
+        self._show(f"  … {committed}", f" {tentative}" if committed and tentative else tentative)
 
     def _print(self, text: str) -> None:
         line = self._line
         self._show("")
         self._out.write(text + "\n")
-        self._show(line)
+        self._show(*line)
 
-    def _show(self, text: str) -> None:
+    def _show(self, text: str, dim_tail: str = "") -> None:
+        """Replace the live line with ``text`` and a grey ``dim_tail``, cut from the left to the terminal's width."""
         if not self._live:
             return
         width = shutil.get_terminal_size((100, 20)).columns - 1
-        self._out.write("\r\033[K" + text[-width:] if len(text) > width else "\r\033[K" + text)
+        whole = text + dim_tail
+        if len(whole) > width:
+            cut = len(whole) - width
+            text, dim_tail = text[cut:], dim_tail[max(0, cut - len(text)) :]
+        self._out.write("\r\033[K" + text + (f"{DIM}{dim_tail}{PLAIN}" if dim_tail else ""))
         self._out.flush()
-        self._line = text
+        self._line = (text, dim_tail)
 
 
 def describe_twin_change(event: TwinState | TwinPatch) -> str:

@@ -13,6 +13,7 @@ import uuid
 from collections import deque
 from typing import Any
 
+import av
 import numpy as np
 
 from .assistant import Assistant
@@ -110,9 +111,14 @@ class Session:
         """16 kHz mono float32, in order."""
         await self.speech.push(samples)
 
-    def push_video(self, frame: Any, media_time: float) -> None:
-        """Offer a decoded ``av.VideoFrame``; cheap, never blocks the audio path (busy frames are skipped)."""
-        if self.vision is not None:
+    def push_video(self, frame: av.VideoFrame | np.ndarray, media_time: float) -> None:
+        """Offer a decoded ``av.VideoFrame`` or a uint8 image array; cheap, never blocks the audio path
+        (busy frames are skipped)."""
+        if self.vision is None:
+            return
+        if isinstance(frame, np.ndarray):
+            self.vision.offer_array(frame, media_time, speaking=self.speech.speaking)
+        else:
             self.vision.offer(frame, media_time, speaking=self.speech.speaking)
 
     def error(self, code: str, message: str, *, fatal: bool = False) -> None:

@@ -1,14 +1,18 @@
-"""Shared fixtures for the live-service tests: servers on loopback and loopback-only ICE."""
+"""Shared fixtures: servers on loopback, loopback-only ICE, and one real run of the speech model."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pipeline.api import stream
 from pipeline.config import Config
+from pipeline.events import Event
 from pipeline.server import Server, SessionFactory
 from pipeline.webrtc import use_loopback_candidates
 
@@ -39,3 +43,16 @@ async def make_server() -> AsyncIterator[ServerFactory]:
     yield start
     for server in servers:
         await server.close()
+
+
+@pytest.fixture(scope="session")
+def meeting_events() -> list[Event]:
+    """The events of samples/meeting.wav through the small speech model (``pipeline.stream``), with the
+    twin kept by the rules alone (no LLM): real finals, partials and twin patches for the output tests."""
+
+    async def run() -> list[Event]:
+        sample = Path(__file__).resolve().parent.parent / "samples" / "meeting.wav"
+        options = {"llm": "none", "asr_model": "tiny.en", "asr_language": "en", "twin_without_llm": True}
+        return [event async for event in stream(sample, realtime=False, vision=False, **options)]
+
+    return asyncio.run(run())

@@ -2,24 +2,23 @@
 // and render the session's events (docs/protocol.md): transcript, assistant, twin, keyframes.
 // Everything shown comes from the /ws protocol; all text goes through textContent, never HTML.
 
-import { applyPatch, PatchError } from './jsonpatch.js';
+import { el } from './dom.js';
+import { clock } from './exports.js';
+import { Gauges } from './gauges.js';
+import { TranscriptView, wireDownloads } from './transcript.js';
+import { TwinPanel } from './twin.js';
 
 const params = new URLSearchParams(location.search);
 const role = params.get('role') === 'viewer' ? 'viewer' : 'publisher';
 const token = params.get('token') || '';
+document.body.dataset.role = role; // a viewer's narrow layout puts the transcript first
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   status: $('status'), share: $('share'), viewerUrl: $('viewer-url'), copy: $('copy'),
   messages: $('messages'), preview: $('preview'), previewNote: $('preview-note'), latestFrame: $('latest-frame'),
   controls: $('controls'), start: $('start'), stop: $('stop'),
-  transcript: $('transcript'), partial: $('partial'), assistant: $('assistant'), timeline: $('timeline'),
-  gauges: { asr: $('gauge-asr'), ttft: $('gauge-ttft'), rate: $('gauge-rate'), media: $('gauge-media') },
-  twin: {
-    root: $('twin'), version: $('twin-version'), summary: $('twin-summary'), actions: $('twin-actions'),
-    decisions: $('twin-decisions'), questions: $('twin-questions'), topics: $('twin-topics'),
-    people: $('twin-people'), scene: $('twin-scene'),
-  },
+  assistant: $('assistant'), timeline: $('timeline'),
 };
 
 const MAX_KEYFRAMES = 60;
@@ -27,18 +26,6 @@ const MAX_ANSWERS = 30;
 const ICE_GATHERING_TIMEOUT_MS = 5000;
 
 // --- small helpers -------------------------------------------------------------------------
-
-function el(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
-
-function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds || 0));
-  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-}
 
 function setStatus(state, text) {
   ui.status.dataset.state = state;
@@ -62,55 +49,14 @@ function stickToBottom(container, update) {
   if (atBottom) container.scrollTop = container.scrollHeight;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : null;
-}
+// --- panels ----------------------------------------------------------------------------------------
 
-// --- gauges ----------------------------------------------------------------------------------
-
-// Media time -> wall time: the event that left the server soonest after its media arrived
-// (progress events, sent as audio comes in) pins the clock; see docs/protocol.md.
-const gauges = {
-  origin: null,
-  asr: [],
-  observe(event) {
-    if (event.media_time === null || event.media_time === undefined) return;
-    if (event.type === 'progress') {
-      const offset = event.wall - event.media_time;
-      if (this.origin === null || offset < this.origin) this.origin = offset;
-      ui.gauges.media.textContent = clock(event.media_time);
-    }
-  },
-  final(event) {
-    if (this.origin === null) return;
-    const ms = (event.wall - (this.origin + event.end)) * 1000;
-    this.asr = [...this.asr.slice(-19), ms];
-    ui.gauges.asr.textContent = `${Math.round(ms)} ms (median ${Math.round(median(this.asr))})`;
-  },
-  done(event) {
-    if (event.cancelled) return;
-    if (event.ttft_ms !== null && event.ttft_ms !== undefined) {
-      ui.gauges.ttft.textContent = `${Math.round(event.ttft_ms)} ms`;
-    }
-    if (event.tokens_per_s) ui.gauges.rate.textContent = `${event.tokens_per_s.toFixed(1)}`;
-  },
-};
-
-// --- renderers ---------------------------------------------------------------------------------
-
-function renderFinal(event) {
-  stickToBottom(ui.transcript, () => {
-    const line = el('p', undefined, 'final');
-    line.append(el('time', clock(event.start)), document.createTextNode(` ${event.text}`));
-    ui.transcript.insertBefore(line, ui.partial);
-    ui.partial.textContent = '';
-  });
-}
-
-function renderPartial(event) {
-  stickToBottom(ui.transcript, () => { ui.partial.textContent = event.text; });
-}
+const gauges = new Gauges();
+const transcript = new TranscriptView({
+  scroller: $('transcript'), follow: $('transcript-follow'), announcer: $('transcript-announcer'),
+});
+let received = []; // every event of the session this page has seen: what the downloads are made of
+const twin = new TwinPanel((text) => showMessage(text, 'notice'));
 
 const answers = new Map(); // generation -> {root, text}
 
@@ -149,53 +95,6 @@ function renderDone(event) {
   if (stats.length) answer.meta.textContent += ` · ${stats.join(' · ')}`;
 }
 
-let twin = null; // {version, state}
-
-function fillList(list, items, render) {
-  list.replaceChildren(...items.map(render));
-}
-
-function renderTwin() {
-  const state = twin.state || {};
-  const t = ui.twin;
-  t.root.dataset.version = twin.version;
-  t.version.textContent = `v${twin.version}`;
-  const summary = typeof state.summary === 'string' ? state.summary.trim() : '';
-  t.summary.textContent = summary || 'No summary yet.';
-  t.summary.classList.toggle('placeholder', !summary);
-  fillList(t.actions, state.action_items || [], (item) => {
-    const li = el('li', item.text);
-    const who = [item.owner, item.due].filter(Boolean).join(' · ');
-    if (who) li.append(el('span', who, 'who'));
-    return li;
-  });
-  fillList(t.decisions, state.decisions || [], (text) => el('li', text));
-  fillList(t.questions, state.open_questions || [], (text) => el('li', text));
-  fillList(t.topics, state.topics || [], (text) => el('li', text));
-  fillList(t.people, state.people || [], (person) => el('li', person.role ? `${person.name} (${person.role})` : person.name));
-  t.scene.textContent = state.scene?.description || '';
-}
-
-function onTwinState(event) {
-  twin = { version: event.version, state: event.state };
-  renderTwin();
-}
-
-function onTwinPatch(event) {
-  if (!twin || event.version !== twin.version + 1) {
-    showMessage(`twin out of sync (have v${twin ? twin.version : '–'}, got v${event.version}); waiting for the next state`, 'notice');
-    return;
-  }
-  try {
-    twin = { version: event.version, state: applyPatch(twin.state, event.patch) };
-  } catch (error) {
-    if (!(error instanceof PatchError)) throw error;
-    showMessage(`could not apply twin patch v${event.version}: ${error.message}`, 'notice');
-    return;
-  }
-  renderTwin();
-}
-
 function renderObservation(event) {
   if (!event.thumbnail) return;
   const item = el('li');
@@ -220,17 +119,18 @@ function renderObservation(event) {
 // --- events and protocol messages ------------------------------------------------------------------
 
 function onEvent(event) {
+  received.push(event);
   gauges.observe(event);
   switch (event.type) {
     case 'session.started':
       setStatus('live', role === 'viewer' ? 'watching' : 'live');
       break;
     case 'transcript.final':
-      renderFinal(event);
+      transcript.final(event);
       gauges.final(event);
       break;
     case 'transcript.partial':
-      renderPartial(event);
+      transcript.partial(event);
       break;
     case 'assistant.started':
       answerFor(event.generation, event.trigger);
@@ -243,10 +143,10 @@ function onEvent(event) {
       gauges.done(event);
       break;
     case 'twin.state':
-      onTwinState(event);
+      twin.onState(event);
       break;
     case 'twin.patch':
-      onTwinPatch(event);
+      twin.onPatch(event);
       break;
     case 'vision.observation':
       renderObservation(event);
@@ -384,22 +284,13 @@ function onClose(socket, close) {
 // --- publishing ------------------------------------------------------------------------------------
 
 function resetView() {
-  ui.transcript.replaceChildren(ui.partial);
-  ui.partial.textContent = '';
+  transcript.reset();
+  received = [];
   ui.assistant.replaceChildren(el('p', 'Comments and answers stream here while the session runs.', 'placeholder'));
   answers.clear();
   ui.timeline.replaceChildren();
-  twin = null;
-  for (const list of [ui.twin.actions, ui.twin.decisions, ui.twin.questions, ui.twin.topics, ui.twin.people]) {
-    list.replaceChildren();
-  }
-  ui.twin.summary.textContent = 'Waiting for the first update…';
-  ui.twin.summary.classList.add('placeholder');
-  ui.twin.version.textContent = '';
-  ui.twin.scene.textContent = '';
-  gauges.origin = null;
-  gauges.asr = [];
-  for (const gauge of Object.values(ui.gauges)) gauge.textContent = '–';
+  twin.reset();
+  gauges.reset();
   ui.messages.replaceChildren();
 }
 
@@ -484,6 +375,8 @@ function fail(text) {
 }
 
 // --- start-up ------------------------------------------------------------------------------------------
+
+wireDownloads(document.querySelectorAll('#downloads button'), { events: () => received, twin: () => twin.state });
 
 ui.copy.addEventListener('click', async () => {
   try {

@@ -1,0 +1,139 @@
+"""The Python API: `pipeline.stream` and `pipeline.PushSession` on real audio and the real speech model,
+and the examples in examples/ run as a user would run them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import threading
+import sys
+import wave
+from contextlib import aclosing
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pipeline
+from pipeline.ingest import IngestError
+from pipeline.wer import normalise, word_error_rate
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+FAST = {"llm": "none", "asr_model": "tiny.en", "asr_language": "en"}
+
+
+def reference(name: str) -> list[str]:
+    return normalise((SAMPLES / name).read_text(), strip_speakers=True)
+
+
+def read_wav(path: Path) -> np.ndarray:
+    with wave.open(str(path)) as wav:
+        return np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16).astype(np.float32) / 32768
+
+
+def test_stream_yields_typed_events_from_start_to_end(meeting_events):
+    # meeting_events (conftest.py) is `pipeline.stream(samples/meeting.wav, ...)` collected.
+    assert all(isinstance(event, pipeline.Event) for event in meeting_events)
+    assert isinstance(meeting_events[0], pipeline.SessionStarted)
+    assert isinstance(meeting_events[-1], pipeline.SessionEnded)
+    assert [e.seq for e in meeting_events] == list(range(1, len(meeting_events) + 1))
+    assert {e.session for e in meeting_events} == {meeting_events[0].session}
+    finals = [e for e in meeting_events if isinstance(e, pipeline.TranscriptFinal)]
+    heard = normalise(" ".join(f.text for f in finals))
+    assert word_error_rate(reference("meeting.txt"), heard) <= 0.15, heard
+    assert any(isinstance(e, pipeline.TwinPatch) for e in meeting_events)  # the rules kept a twin
+
+
+async def test_stream_raises_for_a_source_it_cannot_open(tmp_path):
+    with pytest.raises(IngestError) as raised:
+        async for _ in pipeline.stream(tmp_path / "missing.wav", **FAST):
+            pytest.fail("no event comes from a missing file")
+    assert raised.value.code == "not_found"
+
+
+async def test_a_misspelt_option_is_an_error():
+    with pytest.raises(TypeError, match="asr_modle"):
+        async for _ in pipeline.stream(SAMPLES / "meeting.wav", asr_modle="tiny.en"):
+            pass
+
+
+async def test_closing_the_stream_early_stops_the_source():
+    finals = 0
+    async with aclosing(pipeline.stream(SAMPLES / "meeting.wav", realtime=False, **FAST)) as events:
+        async for event in events:
+            if isinstance(event, pipeline.TranscriptFinal) and event.text:
+                finals += 1
+                break
+    assert finals == 1
+    # The reader thread was told to stop and the session ended: nothing keeps reading the file.
+    for _ in range(100):
+        if not any(thread.name == "ingest" for thread in threading.enumerate()):
+            break
+        await asyncio.sleep(0.05)
+    assert not any(thread.name == "ingest" for thread in threading.enumerate())
+
+
+async def test_push_session_takes_numpy_audio_and_frames():
+    audio = read_wav(SAMPLES / "standup.wav")
+    step = 8000  # 0.5 s
+    events: list[pipeline.Event] = []
+
+    async def read(session: pipeline.PushSession) -> None:
+        async for event in session.events():
+            events.append(event)
+
+    async with pipeline.PushSession(**FAST) as session:
+        reader = asyncio.create_task(read(session))
+        for offset in range(0, len(audio), step):
+            seconds = offset / 16_000
+            frame = np.zeros((120, 160, 3), dtype=np.uint8)
+            frame[..., 0 if seconds < 10 else 2] = 200  # red, then blue from 10 s
+            session.push_video(frame, seconds)
+            await session.push_audio(audio[offset : offset + step])
+        with pytest.raises(ValueError, match="1-D float"):
+            await session.push_audio((audio[:step] * 32767).astype(np.int16))
+        with pytest.raises(ValueError, match="1-D float"):
+            await session.push_audio(np.stack([audio[:step], audio[:step]]))
+    stats = await session.end()  # ending again is harmless and says the same
+    await reader
+
+    assert isinstance(events[0], pipeline.SessionStarted) and isinstance(events[-1], pipeline.SessionEnded)
+    assert stats == events[-1].stats and stats["audio_s"] == pytest.approx(len(audio) / 16_000, abs=0.05)
+    heard = normalise(" ".join(e.text for e in events if isinstance(e, pipeline.TranscriptFinal)))
+    assert word_error_rate(reference("standup.txt"), heard) <= 0.35, heard
+    cuts = [e.media_time for e in events if isinstance(e, pipeline.VisionObservation) and e.kind == "scene_change"]
+    assert cuts and all(abs(cut - 10.0) <= 0.5 for cut in cuts), cuts
+
+
+def test_push_session_must_start_before_media():
+    session = pipeline.PushSession(**FAST)
+    with pytest.raises(RuntimeError, match="has not started"):
+        session.push_video(np.zeros((8, 8, 3), dtype=np.uint8), 0.0)
+
+
+def run_example(name: str, sample: str) -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "STREAMTWIN_ASR_MODEL": "tiny.en", "STREAMTWIN_ASR_LANGUAGE": "en"}
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / name), str(SAMPLES / sample)],
+        capture_output=True, text=True, timeout=600, cwd=ROOT, env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_example_transcribe_file_prints_a_paragraph_per_utterance():
+    lines = run_example("transcribe_file.py", "meeting.wav").splitlines()
+    paragraphs = [line for line in lines if re.match(r"^\[\d\d:\d\d\] \S", line)]
+    assert len(paragraphs) >= 5 and lines[-1].startswith("(61.")
+    heard = normalise(" ".join(line[8:] for line in paragraphs))
+    assert word_error_rate(reference("meeting.txt"), heard) <= 0.15, heard
+
+
+def test_example_push_media_hears_the_audio_and_sees_the_cut():
+    lines = run_example("push_media.py", "standup.wav").splitlines()
+    said = [line.split("s  ", 1)[1] for line in lines if "[seen:" not in line]
+    assert word_error_rate(reference("standup.txt"), normalise(" ".join(said))) <= 0.35
+    assert any(re.match(r"^\s*10\.\d s  \[seen: scene_change\]$", line) for line in lines), lines

@@ -1,0 +1,203 @@
+"""`run --format srt|vtt|md` and the terminal view, on the events of a real run of the speech model.
+
+SRT and WebVTT are read back with strict parsers (`srt`, `webvtt-py`); their text must be the finals'
+text, word for word.  The Markdown notes hold a paragraph per utterance (from the finals' own utterance
+numbers) and the final twin (folded here from the twin events with `jsonpatch`).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import jsonpatch
+import pytest
+import srt
+import webvtt
+
+from pipeline.events import SessionEnded, TranscriptFinal, TranscriptPartial, TwinPatch, TwinState
+from pipeline.notes import MarkdownOutput
+from pipeline.outputs import DIM, PLAIN, TextOutput, clock
+from pipeline.subtitles import SubtitleOutput
+from pipeline.wer import normalise, word_error_rate
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+VTT_TIMING = re.compile(r"^\d{2,}:\d{2}:\d{2}\.\d{3} --> \d{2,}:\d{2}:\d{2}\.\d{3}$")
+MAX_LINE = 42
+
+
+def render(output_class, events, *args, **options) -> str:
+    out = io.StringIO()
+    output = output_class(out, *args, **options)
+    for event in events:
+        output(event)
+    return out.getvalue()
+
+
+def finals_of(events) -> list[TranscriptFinal]:
+    return [e for e in events if isinstance(e, TranscriptFinal)]
+
+
+def spoken_words(events) -> list[str]:
+    return " ".join(f.text for f in finals_of(events)).split()
+
+
+def utterances(events) -> list[tuple[float, str]]:
+    """(start, text) of each utterance, by the finals' own utterance numbers."""
+    grouped: dict[int, list[TranscriptFinal]] = {}
+    for final in finals_of(events):
+        if final.text.strip():
+            grouped.setdefault(final.utterance, []).append(final)
+    return [(parts[0].start, " ".join(" ".join(p.text.split()) for p in parts)) for parts in grouped.values()]
+
+
+def check_cue_layout(cues: list[tuple[timedelta, timedelta, list[str]]]) -> None:
+    assert cues
+    for start, end, lines in cues:
+        assert start < end <= start + timedelta(seconds=7, milliseconds=1), (start, end, lines)
+        assert 1 <= len(lines) <= 2 and all(lines), lines
+        assert all(len(line) <= MAX_LINE or " " not in line for line in lines), lines
+    for (_, end, _), (start, _, _) in zip(cues, cues[1:]):
+        assert end <= start + timedelta(milliseconds=50)  # word times may overlap by a few ms, never a cue
+
+
+def test_srt_parses_strictly_and_says_what_the_finals_said(meeting_events):
+    text = render(SubtitleOutput, meeting_events, "srt")
+    subtitles = list(srt.parse(text))  # raises SRTParseError on anything malformed
+    assert [s.index for s in subtitles] == list(range(1, len(subtitles) + 1))
+    check_cue_layout([(s.start, s.end, s.content.split("\n")) for s in subtitles])
+    assert " ".join(s.content for s in subtitles).split() == spoken_words(meeting_events)
+    first_word = finals_of(meeting_events)[0].words[0]
+    assert abs(subtitles[0].start.total_seconds() - first_word[1]) < 0.001
+
+
+def test_vtt_parses_strictly_and_says_what_the_finals_said(meeting_events):
+    text = render(SubtitleOutput, meeting_events, "vtt")
+    assert text.startswith("WEBVTT\n\n")
+    timings = [line for line in text.splitlines() if "-->" in line]
+    assert timings and all(VTT_TIMING.match(line) for line in timings), timings
+    captions = list(webvtt.from_string(text))
+    assert len(captions) == len(timings)
+    check_cue_layout([(_delta(c.start), _delta(c.end), c.lines) for c in captions])
+    assert " ".join(" ".join(c.lines) for c in captions).split() == spoken_words(meeting_events)
+
+
+def _delta(stamp: str) -> timedelta:
+    hours, minutes, seconds = stamp.split(":")
+    return timedelta(hours=int(hours), minutes=int(minutes), seconds=float(seconds))
+
+
+def final_twin(events) -> dict:
+    state: dict = {}
+    for event in events:
+        if isinstance(event, TwinState):
+            state = event.state
+        elif isinstance(event, TwinPatch):
+            state = jsonpatch.apply_patch(state, event.patch)
+    return state
+
+
+def test_markdown_holds_the_final_twin_and_a_paragraph_per_utterance(meeting_events):
+    text = render(MarkdownOutput, meeting_events)
+    notes, transcript = text.split("\n## Transcript\n\n")
+    paragraphs = transcript.strip().split("\n\n")
+    expected = utterances(meeting_events)
+    assert len(paragraphs) == len(expected) >= 5
+    for paragraph, (start, said) in zip(paragraphs, expected):
+        assert paragraph == f"**{clock(start)}** {said}"
+    twin = final_twin(meeting_events)
+    assert twin["action_items"], "the rules found no action item in the meeting: nothing to check"
+    for item in twin["action_items"]:
+        assert f"- [ ] {item['text']} ({item['owner']}, due {item['due']})" in notes
+    for heading, key in (("Decisions", "decisions"), ("Open questions", "open_questions")):
+        if twin[key]:
+            assert f"## {heading}" in notes and all(f"- {entry}" in notes for entry in twin[key])
+    assert all(f"- {person['name']}" in notes for person in twin["people"])
+
+
+def test_markdown_escapes_what_was_said():
+    said = TranscriptFinal(text="Use *stars* and _under_ #1 <b>", start=1.0, end=2.0, utterance=1, utterance_end=True)
+    text = render(MarkdownOutput, [said, SessionEnded()])
+    assert r"**00:01** Use \*stars\* and \_under\_ \#1 \<b\>" in text
+    assert text.startswith("# Meeting notes\n\n## Transcript\n\n")  # no twin, no notes sections
+
+
+def test_terminal_view_prints_a_paragraph_per_utterance(meeting_events):
+    printed = render(TextOutput, meeting_events, io.StringIO(), live=False).splitlines()
+    assert [line for line in printed if line.startswith("[")] == [
+        f"[{clock(start)}] {said}" for start, said in utterances(meeting_events)
+    ]
+
+
+def test_terminal_live_line_continues_the_utterance_with_the_partial_in_grey(meeting_events):
+    # The first partial that follows a final of a still open utterance.
+    open_text = ""
+    for index, event in enumerate(meeting_events):
+        if isinstance(event, TranscriptFinal):
+            open_text = "" if event.utterance_end else " ".join([open_text, event.text]).strip()
+        elif isinstance(event, TranscriptPartial) and event.text and open_text:
+            break
+    else:
+        pytest.fail("no partial continued an utterance in this run")
+    out = io.StringIO()
+    view = TextOutput(out, io.StringIO(), live=True)
+    for earlier in meeting_events[: index + 1]:
+        view(earlier)
+    last = out.getvalue().rsplit("\r\033[K", 1)[-1]
+    assert last == f"  … {open_text}{DIM} {' '.join(event.text.split())}{PLAIN}"
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "pipeline", "run", *args, "--llm", "none", "--asr-model", "tiny.en"]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
+
+
+def reference_words() -> list[str]:
+    return normalise((SAMPLES / "meeting.txt").read_text(), strip_speakers=True)
+
+
+def test_cli_writes_subtitles_to_the_file_its_name_asks_for(tmp_path):
+    out = tmp_path / "meeting.srt"
+    result = run_cli(str(SAMPLES / "meeting.wav"), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""  # not a terminal: the file gets the output, stdout nothing
+    subtitles = list(srt.parse(out.read_text(encoding="utf-8")))
+    check_cue_layout([(s.start, s.end, s.content.split("\n")) for s in subtitles])
+    heard = normalise(" ".join(s.content for s in subtitles))
+    assert word_error_rate(reference_words(), heard) <= 0.15
+
+
+def test_cli_prints_notes_with_format_md():
+    env = {**os.environ, "STREAMTWIN_TWIN_WITHOUT_LLM": "1"}
+    result = run_cli(str(SAMPLES / "meeting.wav"), "--format", "md", env=env)
+    assert result.returncode == 0, result.stderr
+    notes, transcript = result.stdout.split("\n## Transcript\n\n")
+    assert notes.startswith("# Meeting notes\n") and "## Action items\n\n- [ ] " in notes
+    paragraphs = transcript.strip().split("\n\n")
+    assert len(paragraphs) >= 5 and all(re.match(r"^\*\*\d\d:\d\d\*\* \S", p) for p in paragraphs)
+    heard = normalise(" ".join(p.split("** ", 1)[1] for p in paragraphs))
+    assert word_error_rate(reference_words(), heard) <= 0.15
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--out", "notes.docx"], "cannot tell the format"),
+        (["--out", "no/such/dir/out.srt"], "cannot write"),
+    ],
+)
+def test_cli_refuses_an_output_it_cannot_write(tmp_path, args, says):
+    result = subprocess.run(
+        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.wav"), *args, "--llm", "none",
+         "--asr-model", "tiny.en"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 1
+    assert says in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
