@@ -88,9 +88,11 @@ class SpeechStage:
             # Live, decode as often as the engine allows; a file gains nothing from more than one per second.
             step_s=config.asr_step_s or (1.0 if wait_for_decodes else 0.25),
             max_window_s=config.asr_max_window_s,
+            language_window_s=DETECT_FROM_S,
         )
         if self.language != "auto":
             self._policy.language = self.language
+        self._policy.awaiting_language = self.language == "auto"
         self._wanted = False
         self._in_flight: DecodeRequest | None = None
         self._settled = asyncio.Event()
@@ -147,9 +149,6 @@ class SpeechStage:
         if self._wanted or self._in_flight is not None:
             return
         request = self._policy.next_decode(peek=True)
-        if request is not None and request.kind == "step" and self.language == "auto":
-            if request.end - request.start < DETECT_FROM_S:
-                return  # a shorter window is no basis for detecting the language: wait for more speech
         if request is not None:
             self._wanted = True
             self._engine.want(self, request.kind, request.end - request.start)
@@ -165,7 +164,7 @@ class SpeechStage:
         self._in_flight = request
         audio = self._buffer.slice(request.start, request.end)
         language = None if self.language == "auto" else self.language
-        return request, WindowJob(audio, request.prompt, language)
+        return request, WindowJob(audio, request.prompt, language, request.prefix)
 
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""
@@ -177,8 +176,8 @@ class SpeechStage:
             self.decode_seconds += result.seconds
             self._settle_language(result, request.end - request.start)
             words = speech_words([DecodedSegment(result.words, result.no_speech_prob)])
-            log.debug("decode %s [%.2f, %.2f] %.3fs -> %r", request.kind, request.start, request.end,
-                      result.seconds, result.text)
+            log.debug("decode %s [%.2f, %.2f] %.3fs -> %r after %r", request.kind, request.start, request.end,
+                      result.seconds, result.text, request.prefix)
             self._emit_all(self._policy.on_decoded(request, words))
         except Exception as exc:  # a failed decode loses no committed text
             log.error("speech decode failed: %s", exc, exc_info=not isinstance(exc, RuntimeError))
@@ -197,6 +196,7 @@ class SpeechStage:
         if (result.language_prob >= 0.5 and seconds >= DETECT_FROM_S) or seconds >= DETECT_UNTIL_S:
             self.language = result.language
             self._policy.language = result.language
+            self._policy.awaiting_language = False
             log.info("language detected: %s (p=%.2f)", result.language, result.language_prob)
 
     def _emit_all(self, events: list[Event]) -> None:
