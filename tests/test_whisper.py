@@ -125,3 +125,12 @@ def test_a_forced_prefix_is_not_returned_and_the_decoder_goes_on_after_it(base):
     # In one batch with a window without a prefix, each gets its own.
     both = base.decode([WindowJob(clip, "", "en", prefix=prefix), WindowJob(clip, "", "en")])
     assert normalise(both[0].text) == normalise(rest.text) and normalise(both[1].text) == normalise(plain.text)
+
+
+def test_encoder_widths_come_in_few_shapes():
+    """Each distinct encoder width cost memory for good (kernel plans per shape): a 30-minute stream grew 220 MB."""
+    from pipeline.whisper import FULL_FRAMES, encoder_width
+
+    widths = {encoder_width(frames, 600) for frames in range(1, FULL_FRAMES + 1)}
+    assert len(widths) <= 50 and max(widths) == FULL_FRAMES
+    assert all(encoder_width(frames, 600) >= min(frames + 600, FULL_FRAMES) for frames in range(1, FULL_FRAMES + 1))
