@@ -338,7 +338,7 @@ class Server:
                 "session": live.id,
                 "role": "publisher",
                 "resumed": resumed,
-                "viewer_url": f"/?session={live.id}&role=viewer&token={live.viewer_token}",
+                "viewer_url": live.viewer_url,
                 "viewer_token": live.viewer_token,
                 "resume_token": live.resume_token,
                 "resume_grace_s": self.config.resume_grace_s,
@@ -355,17 +355,10 @@ class Server:
         if live.media_flowing() and not channel.resumed:
             raise Refusal("already_streaming", "this session already receives media; start a new session instead")
         channel.resumed = False  # one replacement of the media per resume
-        await live.drop_ingest()
-        ingest = live.new_ingest()
         try:
-            answer = await ingest.answer(sdp)
+            answer = await live.accept_offer(sdp, still_wanted=lambda: live.publisher is channel)
         except OfferError as exc:
-            await ingest.close()
             raise Refusal("bad_sdp", str(exc)) from None
-        if live.finishing or live.publisher is not channel:  # it left while we answered
-            await ingest.close()
-            raise Refusal("session_ended", "this session has ended")
-        live.use_ingest(ingest)
         channel.send({"type": "answer", "sdp": answer})
 
     def _leave(self, channel: ClientChannel) -> None:
