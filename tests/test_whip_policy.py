@@ -66,6 +66,7 @@ def test_a_good_offer_is_created_and_a_known_resource_deleted():
         (head(host="evil.example"), 403),
         (head(host=None), 403),
         (head(origin="https://evil.example"), 403),
+        (head(origin="null"), 403),  # a sandboxed frame or a file:// page
     ],
 )
 def test_refusals(request_head, expected):
