@@ -22,7 +22,7 @@ from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
-from .events import AssistantDone, AssistantStarted, Error, Event, TranscriptFinal
+from .events import AssistantDone, AssistantStarted, AssistantSwitched, Error, Event, TranscriptFinal
 
 LabelValues = tuple[str, ...]
 
@@ -93,6 +93,16 @@ class ServiceMetrics:
             "streamtwin_llm_tokens_per_second", "LLM generation speed (completed generations).",
             buckets=RATE_BUCKETS, registry=registry,
         )
+        self.llm_answers = Counter(
+            "streamtwin_llm_generations",
+            "Generations by the backend that answered and how it came to (single, primary, race, fallback).",
+            ("backend", "route"), registry=registry,
+        )
+        self.llm_switches = Counter(
+            "streamtwin_llm_switches",
+            "Generations taken over mid-stream by another backend (failover after the first token).",
+            ("backend",), registry=registry,
+        )
         self.frames = Counter("streamtwin_frames", "Media frames received over WebRTC.", ("kind",), registry=registry)
         self.frames_dropped = Counter(
             "streamtwin_frames_dropped", "Video frames skipped because they arrived too late.", registry=registry
@@ -127,6 +137,9 @@ class ServiceMetrics:
             self.twin_budget.set(event.twin_budget_s)
             self.twin_samples.set(event.twin_samples)
             self.twin_refine.set(event.twin_refine)
+            self.llm_answers.labels(event.backend or "none", event.route or "single").inc()
+        elif isinstance(event, AssistantSwitched):
+            self.llm_switches.labels(event.backend).inc()
         elif isinstance(event, AssistantDone) and not event.cancelled:
             if event.ttft_ms is not None:
                 self.llm_ttft.observe(event.ttft_ms / 1000)

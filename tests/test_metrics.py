@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from pipeline.events import AssistantDone, AssistantStarted, Error, TranscriptFinal
+from pipeline.events import AssistantDone, AssistantStarted, AssistantSwitched, Error, TranscriptFinal
 from pipeline.metrics import ServiceMetrics
 
 # Every family the service exposes (process_* and python_info come from prometheus_client's collectors).
@@ -20,6 +20,8 @@ SERVICE_FAMILIES = {
     "streamtwin_asr_batch_size": "histogram",
     "streamtwin_llm_ttft_seconds": "histogram",
     "streamtwin_llm_tokens_per_second": "histogram",
+    "streamtwin_llm_generations": "counter",
+    "streamtwin_llm_switches": "counter",
     "streamtwin_frames": "counter",
     "streamtwin_frames_dropped": "counter",
     "streamtwin_delta_chars_dropped": "counter",
@@ -88,6 +90,18 @@ def test_the_twin_effort_announced_on_assistant_started_is_a_gauge():
     assert metrics.sample("streamtwin_twin_budget_seconds") == 1
     assert metrics.sample("streamtwin_twin_samples") == 4
     assert metrics.sample("streamtwin_twin_refine_rounds") == 2
+
+
+def test_who_answered_and_mid_stream_switches_are_counted():
+    metrics = ServiceMetrics(lambda: 1, lambda: {})
+    no_media = lambda media_time: None  # noqa: E731
+    metrics.on_event(AssistantStarted(generation=1, trigger="final", backend="groq"), no_media)
+    metrics.on_event(AssistantStarted(generation=2, trigger="final", backend="openai", route="race"), no_media)
+    metrics.on_event(AssistantStarted(generation=3, trigger="final", backend="openai", route="race"), no_media)
+    metrics.on_event(AssistantSwitched(generation=3, backend="local", previous="openai"), no_media)
+    assert metrics.sample("streamtwin_llm_generations_total", backend="groq", route="single") == 1
+    assert metrics.sample("streamtwin_llm_generations_total", backend="openai", route="race") == 2
+    assert metrics.sample("streamtwin_llm_switches_total", backend="local") == 1
 
 
 def test_registries_of_two_servers_do_not_share_series():
