@@ -124,7 +124,8 @@ async def main() -> None:
     failures = []
     for _ in range(args.calls):
         roll = rng.random()
-        failures.append("error" if roll < args.error_rate else "stall" if roll < args.error_rate + args.stall_rate else "")
+        stall = roll < args.error_rate + args.stall_rate
+        failures.append("error" if roll < args.error_rate else "stall" if stall else "")
     results: dict[str, Any] = {}
     async with FakeLLMServer() as groq, FakeLLMServer() as openai:
         for mode in ("groq alone", "openai alone", "race", "failover"):

@@ -107,4 +107,5 @@ def test_who_answered_and_mid_stream_switches_are_counted():
 def test_registries_of_two_servers_do_not_share_series():
     first, second = ServiceMetrics(lambda: 0, dict), ServiceMetrics(lambda: 0, dict)
     first.sessions_total.inc()
-    assert (first.sample("streamtwin_sessions_started_total"), second.sample("streamtwin_sessions_started_total")) == (1, 0)
+    name = "streamtwin_sessions_started_total"
+    assert (first.sample(name), second.sample(name)) == (1, 0)

@@ -63,7 +63,8 @@ def _spec(text: str, flag: str) -> tuple[str, str]:
     name, _, model = text.strip().partition(":")
     name = name.lower()
     if name not in _BUILDERS:
-        raise ValueError(f"unknown backend {text!r} in {flag}: choose among {', '.join(_BUILDERS)} (NAME or NAME:MODEL)")
+        choices = ", ".join(_BUILDERS)
+        raise ValueError(f"unknown backend {text!r} in {flag}: choose among {choices} (NAME or NAME:MODEL)")
     return name, model.strip()
 
 

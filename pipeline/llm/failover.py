@@ -46,7 +46,7 @@ class FailoverBackend:
         self.first_token_s = first_token_s
         self.stall_s = stall_s
         self.health = BackendHealth()
-        self._clock = clock
+        self.clock = clock
         joiner = "|" if self.race > 1 else ">"
         self.name = joiner.join(member.name for member in self.members)
         self.model = self.members[0].model
@@ -95,7 +95,7 @@ class _Call:
         self._timer_at: float | None = None
 
     async def run(self) -> AsyncIterator[StreamItem]:
-        clock, router = self.backend._clock, self.router
+        clock, router = self.backend.clock, self.router
         for announced in self._apply(router.start(clock())):
             yield announced
         self._arm()
@@ -136,7 +136,8 @@ class _Call:
         for action in actions:
             if isinstance(action, Launch):
                 launch = self.launches[action.member] = self.launches.get(action.member, 0) + 1
-                task = asyncio.create_task(self._pump(action.member, launch), name=f"llm-{members[action.member].name}")
+                name = f"llm-{members[action.member].name}"
+                task = asyncio.create_task(self._pump(action.member, launch), name=name)
                 self.tasks[action.member] = task
                 self._all_tasks.append(task)
             elif isinstance(action, Cancel):
@@ -149,7 +150,9 @@ class _Call:
                 previous = "" if action.previous is None else members[action.previous].name
                 if action.reason:
                     log.warning("LLM %s answers (%s): %s", member.name, action.route, action.reason)
-                items.append(Answering(member.name, member.model, action.route, action.reason, previous, action.restart))
+                items.append(
+                    Answering(member.name, member.model, action.route, action.reason, previous, action.restart)
+                )
             elif isinstance(action, GiveUp):
                 error = self.errors.get(action.member)
                 if action.stalled or error is None:
@@ -182,7 +185,7 @@ class _Call:
         if self._timer is not None:
             self._timer.cancel()
         loop = asyncio.get_running_loop()
-        delay = max(0.0, due - self.backend._clock())
+        delay = max(0.0, due - self.backend.clock())
         self._timer_at = due
         self._timer = loop.call_later(delay, self._wake)
 
