@@ -43,17 +43,25 @@ class _ReadAtScrape(Collector):
         self._clients = clients
         self._queue_depth = queue_depth
 
+    def describe(self) -> Iterator[Metric]:
+        """The families without values: the registry asks before the server can answer (it is being built)."""
+        return self._families(read=False)
+
     def collect(self) -> Iterator[Metric]:
-        yield GaugeMetricFamily("streamtwin_sessions", "Sessions running now.", value=self._sessions())
+        return self._families(read=True)
+
+    def _families(self, read: bool) -> Iterator[Metric]:
+        sessions = GaugeMetricFamily("streamtwin_sessions", "Sessions running now.")
         clients = GaugeMetricFamily(
             "streamtwin_clients", "Websocket clients joined to a session now.", labels=("role",)
         )
-        for labels, value in sorted(self._clients().items()):
-            clients.add_metric(labels, value)
-        yield clients
-        yield GaugeMetricFamily(
-            "streamtwin_asr_queue_depth", "Speech streams waiting for a decode.", value=self._queue_depth()
-        )
+        queue = GaugeMetricFamily("streamtwin_asr_queue_depth", "Speech streams waiting for a decode.")
+        if read:
+            sessions.add_metric((), self._sessions())
+            for labels, value in sorted(self._clients().items()):
+                clients.add_metric(labels, value)
+            queue.add_metric((), self._queue_depth())
+        yield from (sessions, clients, queue)
 
 
 class ServiceMetrics:

@@ -104,6 +104,14 @@ def test_who_answered_and_mid_stream_switches_are_counted():
     assert metrics.sample("streamtwin_llm_switches_total", backend="local") == 1
 
 
+def test_what_the_server_holds_is_read_only_when_scraped():
+    server: dict[str, float] = {}  # like a server whose sessions do not exist yet while it builds its metrics
+    metrics = ServiceMetrics(lambda: server["sessions"], lambda: {("viewer",): server["viewers"]})
+    server.update(sessions=3, viewers=7)
+    assert metrics.sample("streamtwin_sessions") == 3
+    assert metrics.sample("streamtwin_clients", role="viewer") == 7
+
+
 def test_registries_of_two_servers_do_not_share_series():
     first, second = ServiceMetrics(lambda: 0, dict), ServiceMetrics(lambda: 0, dict)
     first.sessions_total.inc()
