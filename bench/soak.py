@@ -257,7 +257,7 @@ async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: 
         "healthz_ms_p99": pct(probe.latencies, 99),
         "healthz_failures": probe.failures,
         "session_alive_at_end": bool(samples and samples[-1]["sessions"]),
-        "finals": int(server.metrics.events.value("transcript.final")),
+        "finals": int(server.metrics.sample("streamtwin_events_total", type="transcript.final")),
         "load1_mean": round(float(np.mean([s["load1"] for s in samples])), 2) if samples else None,
     }
 

@@ -57,7 +57,7 @@ class ClientChannel:
         self.put(json.dumps(message, ensure_ascii=False))
 
     def error(self, code: str, message: str, *, fatal: bool = False) -> None:
-        self._metrics.errors.inc(code)
+        self._metrics.errors.labels(code).inc()
         self.put(error_message(code, message, fatal=fatal))
 
     @property
@@ -102,7 +102,7 @@ class ClientChannel:
     def _count_dropped(self) -> None:
         total = self.outbox.dropped_chars_total
         if total > self._dropped_seen:
-            self._metrics.delta_chars_dropped.inc(amount=total - self._dropped_seen)
+            self._metrics.delta_chars_dropped.inc(total - self._dropped_seen)
             self._dropped_seen = total
 
     def _drop(self) -> None:

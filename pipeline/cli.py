@@ -136,13 +136,34 @@ def _add_llm_flags(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--llm-model", default=None, metavar="NAME|PATH",
-        help="model name for groq/openai; for local: qwen (default), smollm2, or a .gguf path",
+        help="model name for groq/openai; for local: qwen (default), smollm2, or a .gguf path "
+        "(also for every --llm-race/--llm-fallback backend named without :MODEL)",
     )
     group.add_argument(
         "--llm-base-url", default=None, metavar="URL",
         help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, Ollama, llama.cpp server)",
     )
     group.add_argument("--llm-api-key", default=None, metavar="KEY", help="key for --llm-base-url (env OPENAI_API_KEY)")
+    group.add_argument(
+        "--llm-fallback", type=_csv, default=None, metavar="NAME[:MODEL],...",
+        help="backends (groq, openai, local) that take a generation over, in order, when the one answering "
+        "errors or stalls; before its first token nobody notices but the latency, after it the answer "
+        "starts again (assistant.switched). e.g. --llm groq --llm-fallback openai,local:smollm2",
+    )
+    group.add_argument(
+        "--llm-race", type=_csv, default=None, metavar="NAME[:MODEL],...",
+        help="send every call to these backends at once; the first to produce a token answers, the others "
+        "are cancelled (costs a request per racer). e.g. --llm-race groq,openai:llama3.1:8b",
+    )
+    group.add_argument(
+        "--llm-first-token-timeout-s", type=float, default=None, metavar="S",
+        help="with a fallback or a race: a backend with no first token this long after the request has "
+        "stalled and the next one takes over (default: 5)",
+    )
+    group.add_argument(
+        "--llm-stall-timeout-s", type=float, default=None, metavar="S",
+        help="with a fallback: a backend silent this long after a token has stalled mid-stream (default: 3)",
+    )
     group.add_argument(
         "--samples", dest="llm_samples", type=int, default=None, metavar="N",
         help="draft N candidate twin updates (in parallel if the backend takes them) and let a verifier pick "

@@ -48,6 +48,14 @@ class Config:
     twin_without_llm: bool = False  # --llm none: keep a twin from explicit phrasings, answer from it
     groq_api_key: str = ""
     groq_base_url: str = ""
+    # Several backends (each NAME or NAME:MODEL; pipeline/policy/failover.py decides): the racers get every
+    # call at once and the first to produce a token answers; the fallbacks take a call over, in order,
+    # when the one answering errors or stalls (no first token within llm_first_token_timeout_s, or no
+    # next token within llm_stall_timeout_s).
+    llm_race: list[str] = field(default_factory=list)
+    llm_fallback: list[str] = field(default_factory=list)
+    llm_first_token_timeout_s: float = 5.0
+    llm_stall_timeout_s: float = 3.0
 
     # --- vision -------------------------------------------------------------
     vision: bool = True

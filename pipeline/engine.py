@@ -19,9 +19,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
+from prometheus_client import Histogram
+
 from .asr_models import ModelLoadError, resolve_speech_model
 from .config import Config
-from .metrics import Histogram
 from .policy.schedule import DecodeScheduler
 from .whisper import ShortWindowWhisper, WindowJob, WindowResult
 
@@ -42,12 +43,14 @@ class EngineMetrics:
     """Process-wide, like the engines: what ``/metrics`` shows of speech decoding."""
 
     def __init__(self) -> None:
+        # registry=None: every server's registry takes these in (pipeline/metrics.py).
         self.decode_seconds = Histogram(
             "streamtwin_asr_decode_seconds", "Wall time of one engine batch (encode, generate, align).",
-            (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0, 5.0),
+            buckets=(0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0, 5.0), registry=None,
         )
         self.batch_size = Histogram(
-            "streamtwin_asr_batch_size", "Windows decoded together in one engine batch.", (1, 2, 3, 4, 8)
+            "streamtwin_asr_batch_size", "Windows decoded together in one engine batch.",
+            buckets=(1, 2, 3, 4, 8), registry=None,
         )
 
     @staticmethod

@@ -179,6 +179,28 @@ class AssistantStarted(Event):
     twin_budget_s: float = 0.0
     twin_samples: int = 1
     twin_refine: int = 0
+    # With --llm-race or --llm-fallback: how ``backend`` came to answer ("primary", "race": the first of
+    # the racers to produce a token, "fallback": the ones before it failed or stalled) and, for a
+    # fallback, why (``reason``).  Empty with a single backend.
+    route: str = ""
+    reason: str = ""
+
+
+@dataclass(kw_only=True)
+class AssistantSwitched(Event):
+    """Another backend took a generation over after its first token (the one answering failed or stalled).
+
+    ``restart``: the text shown so far for this generation is withdrawn; the deltas that follow
+    are the new backend's answer from its beginning.
+    """
+
+    type: ClassVar[str] = "assistant.switched"
+    generation: int
+    backend: str
+    model: str = ""
+    previous: str = ""
+    reason: str = ""
+    restart: bool = True
 
 
 @dataclass(kw_only=True)

@@ -5,19 +5,22 @@ driver policy); a :class:`Generator` carries one out: it waits for a backend
 slot, renders the prompt (the question verbatim as the task, or the commentary
 instruction), streams the commentary as deltas, or checks an answer before
 showing it whole (one retry, then an answer composed from the twin or quoted
-from what was said), and reports ``assistant.started`` (with what a twin update affords now: samples, refine
-rounds, budget) / ``.delta`` / ``.done``.
+from what was said), and reports ``assistant.started`` (which backend answers, and what a twin update
+affords now: samples, refine rounds, budget) / ``.delta`` / ``.done``, and ``assistant.switched`` when
+another backend of a failover takes the generation over mid-answer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import Any, Callable
 
 from .config import Config
-from .events import AssistantDelta, AssistantDone, AssistantStarted, Event
-from .llm.base import Backend, ChatRequest
+from .events import AssistantDelta, AssistantDone, AssistantStarted, AssistantSwitched, Event
+from .llm.base import Answering, Backend, ChatRequest
+from .llm.failover import FailoverBackend
 from .llm_calls import Caller, StreamStats
 from .policy.answers import NO_ANSWER, AnswerChecker, compose_from_twin, question_kind, quote_answer
 from .policy.context import ContextWindow, PromptImage
@@ -81,9 +84,10 @@ class Generator:
         backend failed (the failure was reported and the driver backs off instead)."""
         gen_id = start.gen_id
         stats = StreamStats()
-        started = failed = cancelled = False
+        failed = cancelled = False
         reason = ""
         images: list[PromptImage] = []
+        announcer: _Announcer | None = None
         try:
             async with self._slots:
                 if self.caller is None and not question:
@@ -92,29 +96,27 @@ class Generator:
                     images = self.images.take(self._clock())
                 request = self._request(start, question, images)
                 effort = self.twin_updater.effort.plan(self._clock())
-                self._emit(
-                    AssistantStarted(
-                        generation=gen_id,
-                        trigger=start.trigger,
-                        backend=self.backend.name if self.backend else "none",
-                        model=self.backend.model if self.backend else "",
-                        question=question or "",
-                        twin_budget_s=effort.budget_s,
-                        twin_samples=effort.samples,
-                        twin_refine=effort.refine,
-                        media_time=self._media_time(),
-                    )
+                started = functools.partial(
+                    AssistantStarted,
+                    generation=gen_id,
+                    trigger=start.trigger,
+                    question=question or "",
+                    twin_budget_s=effort.budget_s,
+                    twin_samples=effort.samples,
+                    twin_refine=effort.refine,
                 )
-                started = True
+                announcer = _Announcer(gen_id, started, self._emit, self._media_time, streams=not question)
+                if not isinstance(self.backend, FailoverBackend):  # else: once it says which member answers
+                    announcer.announce(self.backend.name if self.backend else "none", self._model())
                 emit_delta = lambda text: self._emit(AssistantDelta(generation=gen_id, text=text))  # noqa: E731
                 if question:
                     if self.caller is None:
                         stats.text = self.fallback(question)
                     else:
-                        stats.text = await self._answer(request, question, stats)
+                        stats.text = await self._answer(request, question, stats, announcer.on_answering)
                     emit_delta(stats.text)  # checked first, then shown whole
                 else:
-                    await self.caller.stream(request, stats, emit_delta)
+                    await self.caller.stream(request, stats, emit_delta, announcer.on_answering)
         except asyncio.CancelledError:
             cancelled, reason = True, cancel_reason()
             raise
@@ -128,7 +130,9 @@ class Generator:
                 self.images.settle(images, answered=not cancelled)
             if stats.timed_out and not cancelled:
                 reason = "wall_time_cap"
-            if started:
+            if announcer is not None:
+                if not announcer.started:  # cancelled or failed before any backend answered
+                    announcer.announce(self.backend.name if self.backend else "none", self._model())
                 self._emit(
                     AssistantDone(
                         generation=gen_id,
@@ -143,6 +147,9 @@ class Generator:
             if not failed:
                 finished(stats, cancelled)
 
+    def _model(self) -> str:
+        return self.backend.model if self.backend else ""
+
     def _request(self, start: Start, question: str | None, images: list[PromptImage]) -> ChatRequest:
         if question:
             prompt = self.window.render(
@@ -156,7 +163,9 @@ class Generator:
             )
         return ChatRequest(prompt.messages, max_tokens=self.max_tokens)
 
-    async def _answer(self, request: ChatRequest, question: str, stats: StreamStats) -> str:
+    async def _answer(
+        self, request: ChatRequest, question: str, stats: StreamStats, on_answering: Callable[[Answering], Any]
+    ) -> str:
         """The model's answer if it passes the check (one retry), else :meth:`fallback`."""
         assert self.caller is not None
         problem = ""
@@ -167,7 +176,7 @@ class Generator:
                     request.messages + [{"role": "assistant", "content": text}, {"role": "user", "content": retry}],
                     max_tokens=self.max_tokens,
                 )
-            text = (await self.caller.stream(request, stats)).strip()
+            text = (await self.caller.stream(request, stats, on_answering=on_answering)).strip()
             state = self.twin_updater.freshest()
             problem = self.answers.problem(text, question, self.heard, state, self._answered)
             if not problem:
@@ -182,3 +191,42 @@ class Generator:
         if kind:
             return compose_from_twin(kind, self.twin_updater.freshest(), question)
         return quote_answer(question, self.heard, self._is_addressed) or NO_ANSWER
+
+
+class _Announcer:
+    """``assistant.started`` once the backend that answers is known (at once for a single backend; at the
+    first token of a failover or race), ``assistant.switched`` when another one takes over after that."""
+
+    def __init__(
+        self,
+        gen_id: int,
+        started: Callable[..., AssistantStarted],
+        emit: Callable[[Event], Any],
+        media_time: Callable[[], float],
+        *,
+        streams: bool,
+    ) -> None:
+        self.gen_id = gen_id
+        self._started = started
+        self._emit = emit
+        self._media_time = media_time
+        self._streams = streams  # its deltas are shown as they come (an answer is shown whole, once checked)
+        self.started = False
+        self.backend = ""
+
+    def announce(self, backend: str, model: str, route: str = "", reason: str = "") -> None:
+        self.started, self.backend = True, backend
+        self._emit(self._started(backend=backend, model=model, route=route, reason=reason,
+                                 media_time=self._media_time()))
+
+    def on_answering(self, item: Answering) -> None:
+        if not self.started:
+            self.announce(item.backend, item.model, item.route, item.reason)
+        elif item.backend != self.backend or item.restart:
+            self.backend = item.backend
+            self._emit(
+                AssistantSwitched(
+                    generation=self.gen_id, backend=item.backend, model=item.model, previous=item.previous,
+                    reason=item.reason, restart=item.restart and self._streams, media_time=self._media_time(),
+                )
+            )

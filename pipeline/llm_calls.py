@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
 from .events import Error, Event
-from .llm.base import Backend, ChatRequest, Delta, Finished, StreamItem
+from .llm.base import Answering, Backend, ChatRequest, Delta, Finished, StreamItem
 from .policy.effort import EffortPolicy
 
 
@@ -73,14 +73,21 @@ class Caller:
         self.slots = asyncio.Semaphore(max(1, backend.max_in_flight))
 
     async def stream(
-        self, request: ChatRequest, stats: StreamStats, on_delta: Callable[[str], Any] | None = None
+        self,
+        request: ChatRequest,
+        stats: StreamStats,
+        on_delta: Callable[[str], Any] | None = None,
+        on_answering: Callable[[Answering], Any] | None = None,
     ) -> str:
         """Stream one request (the caller holds a slot); bounded by the wall-time cap.
 
         ``on_delta`` gets the text once per event-loop turn: whatever the backend had
         ready before it next waited (one socket read's worth of chunks, say) arrives
         as one piece, so a fast model costs one event per turn, not one per token.
-        A backend that never waits hands its text over when it ends."""
+        A backend that never waits hands its text over when it ends.  ``on_answering``
+        hears which backend answers, from a backend over several; when one takes over
+        mid-stream (``restart``) the text so far is dropped from the result and the
+        timing starts again at the new backend's first token."""
         stats.began = self._clock()
         loop = asyncio.get_running_loop()
         pieces: list[str] = []  # one per loop turn
@@ -106,8 +113,16 @@ class Caller:
                                 if stats.first_token is None:
                                     stats.first_token = self._clock()
                                 loop.call_soon(hand_over)
-                        else:
+                        elif isinstance(item, Finished):
                             stats.finished = item
+                        else:
+                            if item.restart:
+                                pending.clear()
+                                pieces.clear()
+                                stats.deltas, stats.first_token = 0, None
+                            hand_over()
+                            if on_answering is not None:
+                                on_answering(item)
         except TimeoutError:
             stats.timed_out = True
             cap = f"{self.wall_time_cap_s:g} s"

@@ -1,18 +1,28 @@
-"""Counters, gauges and histograms rendered in the Prometheus text format (0.0.4).
+"""The service's Prometheus metrics, on the official ``prometheus_client``.
 
-A few dozen lines do what the server needs, so there is no client library to
-install: metrics are plain objects updated inline (an increment is a dict
-update) and rendered on ``GET /metrics``.  :class:`ServiceMetrics` names the
-service's metrics and turns pipeline events into observations.
+Each :class:`ServiceMetrics` owns a :class:`~prometheus_client.CollectorRegistry`
+(several servers in one process, as the tests run them, never share a series) with
+the process collector (resident memory, open descriptors, CPU seconds) and the
+platform collector beside the service's own families.  Values the server holds
+anyway (sessions, clients, the speech engine's queue) are read when ``/metrics``
+is scraped, by a collector, rather than kept twice.  :meth:`ServiceMetrics.on_event`
+turns pipeline events into observations.
+
+Several server processes behind one port (prometheus_client's multiprocess mode) are
+not wired: each process serves its own ``/metrics``.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable
-from typing import TypeVar
+from collections.abc import Callable, Iterator
 
-from .events import AssistantDone, AssistantStarted, Error, Event, TranscriptFinal
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
+
+from .events import AssistantDone, AssistantStarted, AssistantSwitched, Error, Event, TranscriptFinal
 
 LabelValues = tuple[str, ...]
 
@@ -20,207 +30,136 @@ LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
 RATE_BUCKETS = (5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0)
 
 
-def _number(value: float) -> str:
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    if value == int(value) and abs(value) < 1e15:
-        return str(int(value))
-    return repr(float(value))
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
-
-
-def _labels(names: Iterable[str], values: Iterable[str], extra: str = "") -> str:
-    parts = [f'{name}="{_escape(value)}"' for name, value in zip(names, values)]
-    if extra:
-        parts.append(extra)
-    return "{" + ",".join(parts) + "}" if parts else ""
-
-
-class _Metric:
-    kind = ""
-
-    def __init__(self, name: str, help_text: str, labels: tuple[str, ...] = ()):
-        self.name = name
-        self.help = help_text
-        self.label_names = labels
-
-    def _check(self, values: LabelValues) -> None:
-        if len(values) != len(self.label_names):
-            raise ValueError(f"{self.name} takes labels {self.label_names}, got {values}")
-
-    def samples(self) -> list[str]:
-        raise NotImplementedError
-
-    def render(self) -> str:
-        head = f"# HELP {self.name} {self.help}\n# TYPE {self.name} {self.kind}\n"
-        return head + "".join(line + "\n" for line in self.samples())
-
-
-class Counter(_Metric):
-    kind = "counter"
-
-    def __init__(self, name: str, help_text: str, labels: tuple[str, ...] = ()):
-        super().__init__(name, help_text, labels)
-        self._values: dict[LabelValues, float] = {} if labels else {(): 0.0}
-
-    def inc(self, *labels: str, amount: float = 1.0) -> None:
-        self._check(labels)
-        self._values[labels] = self._values.get(labels, 0.0) + amount
-
-    def value(self, *labels: str) -> float:
-        return self._values.get(labels, 0.0)
-
-    def samples(self) -> list[str]:
-        return [f"{self.name}{_labels(self.label_names, k)} {_number(v)}" for k, v in sorted(self._values.items())]
-
-
-class Gauge(_Metric):
-    """A value read when rendered: ``read`` returns it (per label values when labelled)."""
-
-    kind = "gauge"
+class _ReadAtScrape(Collector):
+    """Gauges whose values live elsewhere (the server's sessions and clients, the speech engines)."""
 
     def __init__(
         self,
-        name: str,
-        help_text: str,
-        read: Callable[[], float | dict[LabelValues, float]],
-        labels: tuple[str, ...] = (),
-    ):
-        super().__init__(name, help_text, labels)
-        self._read = read
+        sessions: Callable[[], float],
+        clients: Callable[[], dict[LabelValues, float]],
+        queue_depth: Callable[[], float],
+    ) -> None:
+        self._sessions = sessions
+        self._clients = clients
+        self._queue_depth = queue_depth
 
-    def samples(self) -> list[str]:
-        value = self._read()
-        values = value if isinstance(value, dict) else {(): value}
-        return [f"{self.name}{_labels(self.label_names, k)} {_number(v)}" for k, v in sorted(values.items())]
+    def describe(self) -> Iterator[Metric]:
+        """The families without values: the registry asks before the server can answer (it is being built)."""
+        return self._families(read=False)
 
+    def collect(self) -> Iterator[Metric]:
+        return self._families(read=True)
 
-class Histogram(_Metric):
-    kind = "histogram"
-
-    def __init__(self, name: str, help_text: str, buckets: tuple[float, ...]):
-        super().__init__(name, help_text)
-        self.buckets = tuple(sorted(buckets)) + (math.inf,)
-        self._counts = [0] * len(self.buckets)
-        self.count = 0
-        self.sum = 0.0
-
-    def observe(self, value: float) -> None:
-        self.count += 1
-        self.sum += value
-        for i, bound in enumerate(self.buckets):
-            if value <= bound:
-                self._counts[i] += 1
-                break
-
-    def samples(self) -> list[str]:
-        lines = []
-        running = 0
-        for bound, count in zip(self.buckets, self._counts):
-            running += count
-            lines.append(f'{self.name}_bucket{{le="{_number(bound)}"}} {running}')
-        lines.append(f"{self.name}_sum {_number(self.sum)}")
-        lines.append(f"{self.name}_count {self.count}")
-        return lines
-
-
-M = TypeVar("M", bound=_Metric)
-
-
-class Registry:
-    def __init__(self) -> None:
-        self._metrics: list[_Metric] = []
-
-    def add(self, metric: M) -> M:
-        if any(m.name == metric.name for m in self._metrics):
-            raise ValueError(f"metric {metric.name} registered twice")
-        self._metrics.append(metric)
-        return metric
-
-    def render(self) -> str:
-        return "".join(metric.render() for metric in self._metrics)
+    def _families(self, read: bool) -> Iterator[Metric]:
+        sessions = GaugeMetricFamily("streamtwin_sessions", "Sessions running now.")
+        clients = GaugeMetricFamily(
+            "streamtwin_clients", "Websocket clients joined to a session now.", labels=("role",)
+        )
+        queue = GaugeMetricFamily("streamtwin_asr_queue_depth", "Speech streams waiting for a decode.")
+        if read:
+            sessions.add_metric((), self._sessions())
+            for labels, value in sorted(self._clients().items()):
+                clients.add_metric(labels, value)
+            queue.add_metric((), self._queue_depth())
+        yield from (sessions, clients, queue)
 
 
 class ServiceMetrics:
-    """The live service's metrics; ``sessions`` and ``clients`` are read from the server when rendered."""
+    """The live service's metrics; ``sessions`` and ``clients`` are read from the server when scraped."""
 
     def __init__(
         self,
         sessions: Callable[[], float],
         clients: Callable[[], dict[LabelValues, float]],
     ) -> None:
-        self.registry = Registry()
-        add = self.registry.add
-        add(Gauge("streamtwin_sessions", "Sessions running now.", sessions))
-        add(Gauge("streamtwin_clients", "Websocket clients joined to a session now.", clients, ("role",)))
-        self.sessions_total = add(Counter("streamtwin_sessions_started_total", "Sessions started."))
-        self.events = add(Counter("streamtwin_events_total", "Pipeline events emitted.", ("type",)))
-        self.errors = add(
-            Counter("streamtwin_errors_total", "Errors: pipeline error events and refused client messages.",
-                    ("code",))
-        )
-        self.asr_latency = add(
-            Histogram(
-                "streamtwin_asr_commit_latency_seconds",
-                "From the moment the end of a committed utterance arrived to its transcript.final.",
-                LATENCY_BUCKETS,
-            )
-        )
-        self.llm_ttft = add(
-            Histogram("streamtwin_llm_ttft_seconds", "LLM time to first token (completed generations).",
-                      LATENCY_BUCKETS)
-        )
-        self.llm_rate = add(
-            Histogram("streamtwin_llm_tokens_per_second", "LLM generation speed (completed generations).",
-                      RATE_BUCKETS)
-        )
-        # The speech engine is process-wide; its figures are read from it (imported here, not at the top:
-        # the engine module itself uses this module's Histogram).
+        # The speech engine is process-wide; its histograms join every server's registry (imported
+        # here, not at the top: importing the engine loads the speech stack).
         from .engine import ENGINE_METRICS
 
-        add(Gauge("streamtwin_asr_queue_depth", "Speech streams waiting for a decode.", ENGINE_METRICS.queue_depth))
-        add(ENGINE_METRICS.decode_seconds)
-        add(ENGINE_METRICS.batch_size)
-        self.frames = add(Counter("streamtwin_frames_total", "Media frames received over WebRTC.", ("kind",)))
-        self.frames_dropped = add(
-            Counter("streamtwin_frames_dropped_total", "Video frames skipped because they arrived too late.")
+        self.registry = registry = CollectorRegistry(auto_describe=True)
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+        registry.register(_ReadAtScrape(sessions, clients, ENGINE_METRICS.queue_depth))
+        registry.register(ENGINE_METRICS.decode_seconds)
+        registry.register(ENGINE_METRICS.batch_size)
+        self.sessions_total = Counter("streamtwin_sessions_started", "Sessions started.", registry=registry)
+        self.events = Counter("streamtwin_events", "Pipeline events emitted.", ("type",), registry=registry)
+        self.errors = Counter(
+            "streamtwin_errors", "Errors: pipeline error events and refused client messages.", ("code",),
+            registry=registry,
         )
-        self.delta_chars_dropped = add(
-            Counter("streamtwin_delta_chars_dropped_total", "Assistant text dropped for clients too slow to read it.")
+        self.asr_latency = Histogram(
+            "streamtwin_asr_commit_latency_seconds",
+            "From the moment the end of a committed utterance arrived to its transcript.final.",
+            buckets=LATENCY_BUCKETS, registry=registry,
         )
-        self.clients_dropped = add(
-            Counter("streamtwin_clients_dropped_total", "Clients disconnected because they could not keep up.")
+        self.llm_ttft = Histogram(
+            "streamtwin_llm_ttft_seconds", "LLM time to first token (completed generations).",
+            buckets=LATENCY_BUCKETS, registry=registry,
+        )
+        self.llm_rate = Histogram(
+            "streamtwin_llm_tokens_per_second", "LLM generation speed (completed generations).",
+            buckets=RATE_BUCKETS, registry=registry,
+        )
+        self.llm_answers = Counter(
+            "streamtwin_llm_generations",
+            "Generations by the backend that answered and how it came to (single, primary, race, fallback).",
+            ("backend", "route"), registry=registry,
+        )
+        self.llm_switches = Counter(
+            "streamtwin_llm_switches",
+            "Generations taken over mid-stream by another backend (failover after the first token).",
+            ("backend",), registry=registry,
+        )
+        self.frames = Counter("streamtwin_frames", "Media frames received over WebRTC.", ("kind",), registry=registry)
+        self.frames_dropped = Counter(
+            "streamtwin_frames_dropped", "Video frames skipped because they arrived too late.", registry=registry
+        )
+        self.delta_chars_dropped = Counter(
+            "streamtwin_delta_chars_dropped", "Assistant text dropped for clients too slow to read it.",
+            registry=registry,
+        )
+        self.clients_dropped = Counter(
+            "streamtwin_clients_dropped", "Clients disconnected because they could not keep up.", registry=registry
         )
         # What a twin update affords, as the latest assistant.started said (chosen from measured speed).
-        self._twin_effort: dict[str, float] = {"budget_s": 0.0, "samples": 0.0, "refine": 0.0}
-        add(Gauge("streamtwin_twin_budget_seconds", "Latency budget of a twin update.",
-                  lambda: self._twin_effort["budget_s"]))
-        add(Gauge("streamtwin_twin_samples", "Candidates a twin update drafts now (best-of-N).",
-                  lambda: self._twin_effort["samples"]))
-        add(Gauge("streamtwin_twin_refine_rounds", "Critique-and-revise rounds a twin update may run now.",
-                  lambda: self._twin_effort["refine"]))
+        self.twin_budget = Gauge(
+            "streamtwin_twin_budget_seconds", "Latency budget of a twin update.", registry=registry
+        )
+        self.twin_samples = Gauge(
+            "streamtwin_twin_samples", "Candidates a twin update drafts now (best-of-N).", registry=registry
+        )
+        self.twin_refine = Gauge(
+            "streamtwin_twin_refine_rounds", "Critique-and-revise rounds a twin update may run now.",
+            registry=registry,
+        )
 
     def on_event(self, event: Event, media_wall: Callable[[float], float | None]) -> None:
         """Count one pipeline event; ``media_wall`` maps media seconds to the wall time they arrived."""
-        self.events.inc(event.type)
+        self.events.labels(event.type).inc()
         if isinstance(event, TranscriptFinal):
             arrived = media_wall(event.end)
             if arrived is not None:
                 self.asr_latency.observe(max(0.0, event.wall - arrived))
         elif isinstance(event, AssistantStarted):
-            self._twin_effort = {
-                "budget_s": event.twin_budget_s, "samples": event.twin_samples, "refine": event.twin_refine
-            }
+            self.twin_budget.set(event.twin_budget_s)
+            self.twin_samples.set(event.twin_samples)
+            self.twin_refine.set(event.twin_refine)
+            self.llm_answers.labels(event.backend or "none", event.route or "single").inc()
+        elif isinstance(event, AssistantSwitched):
+            self.llm_switches.labels(event.backend).inc()
         elif isinstance(event, AssistantDone) and not event.cancelled:
             if event.ttft_ms is not None:
                 self.llm_ttft.observe(event.ttft_ms / 1000)
             if event.tokens_per_s is not None:
                 self.llm_rate.observe(event.tokens_per_s)
         elif isinstance(event, Error):
-            self.errors.inc(event.code)
+            self.errors.labels(event.code).inc()
+
+    def sample(self, name: str, **labels: str) -> float:
+        """One sample's current value (0 if it was never set), e.g. ``sample("streamtwin_events_total", type=...)``."""
+        return self.registry.get_sample_value(name, labels) or 0.0
 
     def render(self) -> str:
-        return self.registry.render()
+        """The Prometheus text format (0.0.4) of everything in this registry."""
+        return generate_latest(self.registry).decode()

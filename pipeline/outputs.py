@@ -16,6 +16,7 @@ from .events import (
     AssistantDelta,
     AssistantDone,
     AssistantStarted,
+    AssistantSwitched,
     Error,
     Event,
     Progress,
@@ -71,6 +72,12 @@ class TextOutput:
             self._show_speaking(event.text)
         elif isinstance(event, AssistantStarted):
             self._answers[event.generation] = ""
+        elif isinstance(event, AssistantSwitched):
+            if event.restart:  # the answer starts again on the backend that took over
+                self._answers[event.generation] = ""
+            self._show("")
+            self._err.write(f"note: {event.backend} took the answer over ({event.reason})\n")
+            self._err.flush()
         elif isinstance(event, AssistantDelta):
             text = self._answers.get(event.generation, "") + event.text
             self._answers[event.generation] = text

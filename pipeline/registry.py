@@ -247,7 +247,7 @@ class LiveSession:
             self._frame_timer = None
         channels = self.channels()
         for frame in self._frames.flush():
-            self._metrics.events.inc(AssistantDelta.type, amount=frame.deltas)
+            self._metrics.events.labels(AssistantDelta.type).inc(frame.deltas)
             body = frame.last.to_dict()
             body["text"] = frame.text
             shared = SharedFrame(frame.generation, frame.text, body, encode(body))

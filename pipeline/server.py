@@ -199,7 +199,7 @@ class Server:
         address = _address(connection)
         verdict = self.admission.admit_connection(address, time.monotonic())
         if verdict is not None:
-            self.metrics.errors.inc(verdict.code)
+            self.metrics.errors.labels(verdict.code).inc()
             status = 503 if verdict.code == "busy" else 429
             return response(status, f"{verdict.message}\n".encode(), TEXT)
         asyncio.ensure_future(self._release_when_closed(connection, address))

@@ -260,7 +260,7 @@ class WebRTCIngest:
                 break
             now = self._clock()
             self.last_audio_at = now
-            self._metrics.frames.inc("audio")
+            self._metrics.frames.labels("audio").inc()
             gap = self._timeline.gap(frame.pts, frame.samples, frame.sample_rate)
             if gap > 0:
                 await self._push_silence(gap)
@@ -302,7 +302,7 @@ class WebRTCIngest:
             except MediaStreamError:
                 return
             now = self._clock()
-            self._metrics.frames.inc("video")
+            self._metrics.frames.labels("video").inc()
             if frame.time is not None and self._video_clock.observe(now, frame.time) > MAX_VIDEO_LAG_S:
                 self._metrics.frames_dropped.inc()
                 continue

@@ -50,7 +50,7 @@ async def test_builds_openai_from_url_and_model():
     backend = make_backend(Config(llm_base_url="http://127.0.0.1:8000", llm_model="qwen2.5:1.5b"))
     assert isinstance(backend, OpenAIBackend)
     try:
-        assert backend.url == "http://127.0.0.1:8000/v1/chat/completions"
+        assert backend.base_url == "http://127.0.0.1:8000/v1"
         assert backend.model == "qwen2.5:1.5b"
     finally:
         await backend.aclose()

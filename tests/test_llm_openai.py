@@ -1,6 +1,6 @@
-"""What only the plain OpenAI-compatible client does (no API key, ``stream_options``, its
-base-URL forms), plus the OpenAI wire format (``openai_wire``) every backend parses.
-What it shares with the Groq backend runs for both in test_llm_http.py."""
+"""What only the OpenAI-compatible backend (the official ``openai`` SDK) does (no API key,
+``stream_options``, its base-URL forms), plus the chunk format (``openai_wire``) every
+backend reads.  What it shares with the Groq backend runs for both in test_llm_http.py."""
 
 from __future__ import annotations
 
@@ -11,17 +11,10 @@ from email.utils import format_datetime
 import pytest
 
 from pipeline.llm.base import ChatRequest, LLMError
-from pipeline.llm.openai_backend import OpenAIBackend, chat_completions_url
-from pipeline.llm.openai_wire import (
-    ChunkAccumulator,
-    ChunkDecoder,
-    SSEParser,
-    error_for_status,
-    looks_multimodal,
-    parse_retry_after,
-)
+from pipeline.llm.openai_backend import OpenAIBackend, openai_base_url
+from pipeline.llm.openai_wire import ChunkAccumulator, error_for_status, looks_multimodal, parse_retry_after
 from tests.fakes import MESSAGES, collect
-from tests.fakes.openai_server import OPENAI_PATH, FakeLLMServer
+from tests.fakes.openai_server import OPENAI_PATH, FakeLLMServer, Reply
 
 # --- against the fake server ---------------------------------------------------
 
@@ -44,50 +37,21 @@ async def test_no_api_key_sends_no_authorization():
 @pytest.mark.parametrize(
     "given, expected",
     [
-        ("http://h:8000", "http://h:8000/v1/chat/completions"),
-        ("http://h:8000/", "http://h:8000/v1/chat/completions"),
-        ("http://h:8000/v1", "http://h:8000/v1/chat/completions"),
-        ("https://api.example.com/v1/", "https://api.example.com/v1/chat/completions"),
-        ("http://h/v1/chat/completions", "http://h/v1/chat/completions"),
-        ("https://api.groq.com/openai/v1", "https://api.groq.com/openai/v1/chat/completions"),
+        ("http://h:8000", "http://h:8000/v1"),
+        ("http://h:8000/", "http://h:8000/v1"),
+        ("http://h:8000/v1", "http://h:8000/v1"),
+        ("https://api.example.com/v1/", "https://api.example.com/v1"),
+        ("http://h/v1/chat/completions", "http://h/v1"),
+        ("https://api.groq.com/openai/v1", "https://api.groq.com/openai/v1"),
     ],
 )
-def test_chat_completions_url(given, expected):
-    assert chat_completions_url(given) == expected
+def test_base_url_forms(given, expected):
+    assert openai_base_url(given) == expected
 
 
-def test_chat_completions_url_rejects_missing_scheme():
+def test_base_url_rejects_missing_scheme():
     with pytest.raises(ValueError, match="http"):
-        chat_completions_url("localhost:8000")
-
-
-def test_sse_parser_handles_split_reads_crlf_and_comments():
-    stream = (
-        ': keep-alive\r\ndata: {"a": "é"}\r\n\r\nevent: error\ndata: line1\ndata: line2\n\ndata: [DONE]\n\n'
-    )
-    raw = stream.encode()
-    parser = SSEParser()
-    events = []
-    for index in range(len(raw)):  # one byte at a time: splits CRLF and the 2-byte "é"
-        events += parser.feed(raw[index : index + 1])
-    assert [(e.event, e.data) for e in events] == [
-        (None, '{"a": "é"}'),
-        ("error", "line1\nline2"),
-        (None, "[DONE]"),
-    ]
-
-
-def test_chunk_decoder_keeps_order_and_stops_at_done():
-    decoder = ChunkDecoder()
-    raw = b'data: {"n": 1}\n\nevent: error\ndata: {"error": {"message": "boom"}}\n\n'
-    chunks = decoder.feed(raw)
-    assert next(chunks) == {"n": 1}, "chunks before an error are delivered first"
-    with pytest.raises(LLMError, match="boom"):
-        next(chunks)
-
-    decoder = ChunkDecoder()
-    assert list(decoder.feed(b'data: {"n": 1}\n\ndata: [DONE]\n\ndata: {"n": 2}\n\n')) == [{"n": 1}]
-    assert decoder.done
+        openai_base_url("localhost:8000")
 
 
 def test_accumulator_needs_a_finish_reason():
@@ -179,3 +143,12 @@ def test_multimodal_names():
     assert looks_multimodal("llama-3.2-11b-vision-preview")
     assert looks_multimodal("Qwen2.5-VL-7B-Instruct")
     assert not looks_multimodal("llama-3.1-8b-instant")
+
+
+async def test_sdk_retries_when_asked_and_a_key_is_sent_as_bearer():
+    async with FakeLLMServer() as server:
+        server.script(Reply(status=503, headers={"retry-after": "0"}), Reply("Back."))
+        async with contextlib.aclosing(OpenAIBackend(server.url, "m", "sk-x", max_retries=1)) as client:
+            deltas, _ = await collect(client.stream(ChatRequest(MESSAGES)))
+    assert "".join(deltas) == "Back."
+    assert [r.headers["authorization"] for r in server.requests] == ["Bearer sk-x"] * 2

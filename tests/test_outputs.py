@@ -20,7 +20,17 @@ import pytest
 import srt
 import webvtt
 
-from pipeline.events import SessionEnded, TranscriptFinal, TranscriptPartial, TwinPatch, TwinState
+from pipeline.events import (
+    AssistantDelta,
+    AssistantDone,
+    AssistantStarted,
+    AssistantSwitched,
+    SessionEnded,
+    TranscriptFinal,
+    TranscriptPartial,
+    TwinPatch,
+    TwinState,
+)
 from pipeline.notes import MarkdownOutput
 from pipeline.outputs import DIM, PLAIN, TextOutput, clock
 from pipeline.subtitles import SubtitleOutput
@@ -151,6 +161,21 @@ def test_terminal_live_line_continues_the_utterance_with_the_partial_in_grey(mee
         view(earlier)
     last = out.getvalue().rsplit("\r\033[K", 1)[-1]
     assert last == f"  … {open_text}{DIM} {' '.join(event.text.split())}{PLAIN}"
+
+
+def test_terminal_view_prints_only_the_answer_of_the_backend_that_took_over():
+    out, err = io.StringIO(), io.StringIO()
+    view = TextOutput(out, err, live=False)
+    for event in [
+        AssistantStarted(generation=1, trigger="final", backend="groq", route="primary"),
+        AssistantDelta(generation=1, text="Half an ans"),
+        AssistantSwitched(generation=1, backend="openai", previous="groq", reason="groq: stream_broken"),
+        AssistantDelta(generation=1, text="The whole answer."),
+        AssistantDone(generation=1),
+    ]:
+        view(event)
+    assert out.getvalue() == "  assistant ▸ The whole answer.\n"
+    assert err.getvalue() == "note: openai took the answer over (groq: stream_broken)\n"
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:

@@ -54,11 +54,12 @@ async def test_groq_sdk_receives_every_final_and_streams_back():
     assert events[0]["options"]["llm"] == "groq"
     assert all(r.path == "/openai/v1/chat/completions" for r in server.requests)
     assert all(r.headers.get("authorization") == "Bearer test-key" for r in server.requests)
-    prompts = "\n".join(prompt_text(r) for r in server.requests)
+    # The context window folds whitespace (a final may carry Whisper's double space): compare words.
+    prompts = " ".join(" ".join(prompt_text(r) for r in server.requests).split())
     finals = [e["text"] for e in events if e["type"] == "transcript.final"]
     assert len(finals) >= 5
     for text in finals:
-        assert text in prompts, f"final never reached the model: {text!r}"
+        assert " ".join(text.split()) in prompts, f"final never reached the model: {text!r}"
 
     answers = [e for e in events if e["type"] == "assistant.done" and not e["cancelled"]]
     assert answers and answers[0]["tokens"] > 0 and answers[0]["ttft_ms"] is not None

@@ -82,7 +82,8 @@ async def test_metrics_are_prometheus_text(make_server):
     status, kind, body = await get(server, "/metrics")
     assert status == 200 and kind.startswith("text/plain; version=0.0.4")
     text = body.decode()
-    assert "# TYPE streamtwin_sessions gauge\nstreamtwin_sessions 1\n" in text
+    assert "# TYPE streamtwin_sessions gauge\nstreamtwin_sessions 1.0\n" in text
+    assert "process_resident_memory_bytes " in text
     assert 'streamtwin_clients{role="publisher"} 1' in text
     assert 'streamtwin_events_total{type="transcript.final"} 1' in text
     assert "# TYPE streamtwin_asr_commit_latency_seconds histogram" in text
@@ -316,7 +317,7 @@ async def test_a_hopelessly_slow_viewer_is_dropped_with_a_reason(make_server):
             await asyncio.sleep(0.001)
     await fast_reader
     await publisher_reader
-    assert server.metrics.clients_dropped.value() == 1
+    assert server.metrics.sample("streamtwin_clients_dropped_total") == 1
     assert len(live.viewers) == 1
 
     slow.transport.resume_reading()

@@ -133,8 +133,15 @@ function onEvent(event) {
       transcript.partial(event);
       break;
     case 'assistant.started':
-      answerFor(event.generation, event.trigger);
+      answerFor(event.generation, event.trigger + (event.route ? ` · ${event.backend}` : ''));
       break;
+    case 'assistant.switched': { // another backend took over; with restart its answer replaces the text so far
+      const answer = answerFor(event.generation);
+      if (event.restart) answer.text.textContent = '';
+      answer.meta.textContent += ` · → ${event.backend}`;
+      answer.meta.title = event.reason;
+      break;
+    }
     case 'assistant.delta':
       stickToBottom(ui.assistant, () => { answerFor(event.generation).text.textContent += event.text; });
       break;

@@ -6,6 +6,6 @@ llama.cpp.  Build a backend with :func:`pipeline.llm.factory.make_backend`.
 
 from __future__ import annotations
 
-from pipeline.llm.base import Backend, ChatRequest, Delta, Finished, LLMError, StreamItem
+from pipeline.llm.base import Answering, Backend, ChatRequest, Delta, Finished, LLMError, StreamItem
 
-__all__ = ["Backend", "ChatRequest", "Delta", "Finished", "LLMError", "StreamItem"]
+__all__ = ["Answering", "Backend", "ChatRequest", "Delta", "Finished", "LLMError", "StreamItem"]

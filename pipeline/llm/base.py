@@ -1,7 +1,8 @@
 """One async streaming interface over every language-model backend.
 
 A backend turns a :class:`ChatRequest` into an async stream of :class:`Delta`
-items followed by exactly one :class:`Finished`.  Failures raise
+items followed by exactly one :class:`Finished` (a backend over several announces
+which of them answers with :class:`Answering` items).  Failures raise
 :class:`LLMError` with a stable ``code`` so the driver can report them and
 back off without knowing which provider it talks to.  Cancelling the task that
 iterates the stream must stop the generation promptly (and free the model).
@@ -42,7 +43,25 @@ class Finished:
     cached_tokens: int = 0
 
 
-StreamItem = Delta | Finished
+@dataclass
+class Answering:
+    """Which backend answers from here on; only a backend over several (:mod:`pipeline.llm.failover`) sends it,
+    before that backend's first :class:`Delta`.
+
+    ``route``: primary, race or fallback (:mod:`pipeline.policy.failover`); ``reason``: why not the one
+    before.  ``restart``: ``previous`` failed after its first token; the text it gave is withdrawn and
+    the deltas that follow start the answer again.
+    """
+
+    backend: str
+    model: str
+    route: str
+    reason: str = ""
+    previous: str = ""
+    restart: bool = False
+
+
+StreamItem = Delta | Finished | Answering
 
 
 class LLMError(Exception):

@@ -2,16 +2,20 @@
 
 ``--llm auto`` prefers a hosted provider when one is configured (Groq key, then an
 OpenAI-compatible base URL) and falls back to the embedded local model, so a
-machine with nothing configured still answers.
+machine with nothing configured still answers.  ``--llm-race`` and ``--llm-fallback``
+put several backends behind one :class:`~pipeline.llm.failover.FailoverBackend`;
+each is named ``NAME`` or ``NAME:MODEL`` (``openai:qwen2.5:1.5b``, ``local:smollm2``).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from dataclasses import replace
 
 from pipeline.config import DEFAULT_GROQ_MODEL, Config
 from pipeline.llm.base import Backend, LLMError
+from pipeline.llm.failover import FailoverBackend
 from pipeline.llm.groq_backend import GroqBackend
 from pipeline.llm.local_backend import LocalBackend
 from pipeline.llm.models import DEFAULT_MODEL, check_model_available
@@ -38,14 +42,54 @@ def choose_backend(config: Config) -> str:
     return "local"
 
 
+def member_specs(config: Config) -> list[tuple[str, str]]:
+    """(backend, model) of every member, racers first, then fallbacks; none without --llm-race or --llm-fallback."""
+    racers = [_spec(text, "--llm-race") for text in config.llm_race]
+    fallbacks = [_spec(text, "--llm-fallback") for text in config.llm_fallback]
+    if racers and config.llm.strip().lower() not in ("auto", *(name for name, _ in racers)):
+        raise ValueError(f"--llm-race sends every call to {', '.join(config.llm_race)}: leave --llm at auto")
+    if not racers and fallbacks:
+        primary = choose_backend(config)
+        if primary == "none":
+            raise ValueError("--llm-fallback needs a language model to fall back from: not --llm none")
+        racers = [(primary, "")]
+    members = racers + fallbacks
+    if len(set(members)) < len(members):
+        raise ValueError(f"a backend is named twice among {', '.join(f'{n}:{m}' if m else n for n, m in members)}")
+    return members
+
+
+def _spec(text: str, flag: str) -> tuple[str, str]:
+    name, _, model = text.strip().partition(":")
+    name = name.lower()
+    if name not in _BUILDERS:
+        choices = ", ".join(_BUILDERS)
+        raise ValueError(f"unknown backend {text!r} in {flag}: choose among {choices} (NAME or NAME:MODEL)")
+    return name, model.strip()
+
+
 def make_backend(config: Config) -> Backend | None:
     """Build the backend; ``None`` for ``--llm none``.  Cheap: a local model loads on first use
     (or on ``await backend.start()``), but a missing one is reported here already."""
+    specs = member_specs(config)
+    if len(specs) > 1:
+        members = [_BUILDERS[name](replace(config, llm_model=model or config.llm_model)) for name, model in specs]
+        backend = FailoverBackend(
+            members,
+            race=len(config.llm_race) or 1,
+            first_token_s=config.llm_first_token_timeout_s,
+            stall_s=config.llm_stall_timeout_s,
+        )
+        log.info("LLM backends: %s", ", ".join(f"{member.name} ({member.model})" for member in members))
+        return backend
+    if specs:  # a race of one
+        name, model = specs[0]
+        config = replace(config, llm=name, llm_model=model or config.llm_model)
     choice = choose_backend(config)
     if choice == "none":
         return None
     try:
-        backend = {"groq": _groq, "openai": _openai, "local": _local}[choice](config)
+        backend = _BUILDERS[choice](config)
     except LLMError as exc:
         if config.llm.strip().lower() != "auto" or exc.code != "model_missing":
             raise
@@ -94,3 +138,6 @@ def _local(config: Config) -> Backend:
         return LocalBackend(model, threads)
     n_ctx = config.llm_context_tokens + config.llm_max_tokens + _TEMPLATE_MARGIN_TOKENS
     return LocalBackend(model, threads, n_ctx, context_tokens=config.llm_context_tokens)
+
+
+_BUILDERS = {"groq": _groq, "openai": _openai, "local": _local}

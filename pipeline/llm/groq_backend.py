@@ -17,13 +17,7 @@ import httpx
 
 from pipeline.config import DEFAULT_GROQ_MODEL
 from pipeline.llm.base import ChatRequest, Delta, LLMError, StreamItem
-from pipeline.llm.openai_wire import (
-    ChunkAccumulator,
-    chat_body,
-    error_for_httpx,
-    error_for_status,
-    looks_multimodal,
-)
+from pipeline.llm.openai_wire import ChunkAccumulator, chat_body, error_for_status, looks_multimodal
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +30,18 @@ def normalize_groq_base_url(base_url: str | None) -> str | None:
     if not base_url:
         return None
     return base_url.rstrip("/").removesuffix(_SDK_PATH_SUFFIX)
+
+
+def error_for_httpx(exc: httpx.HTTPError, during_stream: bool) -> LLMError:
+    """Transport failures (Groq's SDK lets httpx errors out bare mid-stream): before the response they
+    mean unreachable, after it a broken stream."""
+    if isinstance(exc, httpx.ConnectTimeout):
+        return LLMError("unreachable", f"connect timed out: {exc!r}")
+    if isinstance(exc, httpx.TimeoutException):
+        return LLMError("timeout", f"no data from the server in time: {exc!r}")
+    if isinstance(exc, httpx.TransportError) and not during_stream:
+        return LLMError("unreachable", f"cannot reach the server: {exc!r}")
+    return LLMError("stream_broken", f"stream failed: {exc!r}")
 
 
 def map_groq_error(exc: Exception, during_stream: bool) -> LLMError:

@@ -1,22 +1,19 @@
-"""The OpenAI streaming wire format, parsed once for every backend (sans-I/O).
+"""The OpenAI chat-completions format, read once for every backend (sans-I/O).
 
-Groq, every OpenAI-compatible server and llama-cpp-python all produce the same
-``chat.completion.chunk`` stream, and the HTTP ones fail with the same statuses, so
-the parsing of that stream and the mapping of failures to :class:`LLMError` codes
-live here once.  Nothing in this module does I/O or reads a clock: callers pass
-bytes, dicts, headers and timestamps in.
+Groq's and OpenAI's SDKs (which speak the HTTP and SSE themselves) and llama-cpp-python
+all hand over the same ``chat.completion.chunk`` objects, and the HTTP ones fail with
+the same statuses, so summing up a stream of chunks and mapping failures to
+:class:`LLMError` codes live here once.  Nothing in this module does I/O or reads a
+clock: callers pass dicts, headers and timestamps in.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
 from typing import Any
-
-import httpx
 
 from pipeline.llm.base import ChatRequest, Finished, LLMError
 
@@ -105,17 +102,6 @@ def error_for_status(status: int, message: str, headers: Mapping[str, str]) -> L
     return LLMError("bad_request", text)
 
 
-def error_for_httpx(exc: httpx.HTTPError, during_stream: bool) -> LLMError:
-    """Transport failures: before the response they mean unreachable, after it a broken stream."""
-    if isinstance(exc, httpx.ConnectTimeout):
-        return LLMError("unreachable", f"connect timed out: {exc!r}")
-    if isinstance(exc, httpx.TimeoutException):
-        return LLMError("timeout", f"no data from the server in time: {exc!r}")
-    if isinstance(exc, httpx.TransportError) and not during_stream:
-        return LLMError("unreachable", f"cannot reach the server: {exc!r}")
-    return LLMError("stream_broken", f"stream failed: {exc!r}")
-
-
 def stream_error(error: Any) -> LLMError:
     """An error object (bare or wrapped in ``{"error": ...}``) inside a successful stream."""
     if isinstance(error, Mapping) and "error" in error:
@@ -124,89 +110,6 @@ def stream_error(error: Any) -> LLMError:
 
 
 # --- the stream itself ---------------------------------------------------------
-
-
-@dataclass
-class SSEEvent:
-    data: str
-    event: str | None = None
-
-
-class SSEParser:
-    """Incremental server-sent-events decoder: feed raw bytes, get complete events.
-
-    Bytes are buffered until a line ends so multi-byte characters split across
-    network reads decode correctly.
-    """
-
-    def __init__(self) -> None:
-        self._buffer = b""
-        self._data_lines: list[str] = []
-        self._event: str | None = None
-
-    def feed(self, raw: bytes) -> list[SSEEvent]:
-        self._buffer += raw
-        events: list[SSEEvent] = []
-        while True:
-            line, found = self._next_line()
-            if not found:
-                return events
-            if line == "":
-                if self._data_lines:
-                    events.append(SSEEvent("\n".join(self._data_lines), self._event))
-                self._data_lines, self._event = [], None
-                continue
-            if line.startswith(":"):
-                continue
-            name, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if name == "data":
-                self._data_lines.append(value)
-            elif name == "event":
-                self._event = value
-
-    def _next_line(self) -> tuple[str, bool]:
-        for index, byte in enumerate(self._buffer):
-            if byte in (0x0A, 0x0D):
-                # A lone CR at the end of the buffer may be the first half of CRLF: wait.
-                if byte == 0x0D and index + 1 == len(self._buffer):
-                    return "", False
-                skip = 2 if self._buffer[index : index + 2] == b"\r\n" else 1
-                line = self._buffer[:index].decode("utf-8", "replace")
-                self._buffer = self._buffer[index + skip :]
-                return line, True
-        return "", False
-
-
-def decode_chunk(data: str) -> Any:
-    """JSON of one ``data:`` payload; garbage means the stream cannot be trusted any more."""
-    try:
-        return json.loads(data)
-    except ValueError:
-        raise LLMError("stream_broken", f"unparseable chunk in stream: {data[:200]!r}") from None
-
-
-class ChunkDecoder:
-    """Raw SSE bytes to chunk objects, up to ``data: [DONE]``.
-
-    ``feed`` is lazy so an error event raises only after the chunks before it were used.
-    """
-
-    def __init__(self) -> None:
-        self._sse = SSEParser()
-        self.done = False
-
-    def feed(self, raw: bytes) -> Iterator[Any]:
-        for event in self._sse.feed(raw):
-            if self.done:
-                return
-            if event.data.strip() == "[DONE]":
-                self.done = True
-                return
-            chunk = decode_chunk(event.data)
-            if event.event == "error":
-                raise stream_error(chunk)
-            yield chunk
 
 
 class ChunkAccumulator:

@@ -55,6 +55,8 @@ class Reply:
     garbage_after: int | None = None  # then send a data line that is not JSON
     drop_after: int | None = None  # then close the connection mid-body
     stall: bool = False  # send headers, then nothing at all
+    stall_after: int | None = None  # send that many content chunks, then nothing until the client leaves
+    delay_s: float = 0.0  # wait before answering at all (a slow provider's queue and prompt time)
     drip_s: float = 0.0
     endless: bool = False
 
@@ -191,6 +193,8 @@ class FakeLLMServer:
             return
         self.requests.append(request)
         reply = self._next_reply(request.body)
+        if reply.delay_s:
+            await asyncio.sleep(reply.delay_s)
         if reply.status != 200:
             error = {"error": {"message": reply.error_message, "type": "scripted", "code": str(reply.status)}}
             await _send_json(writer, reply.status, error, reply.headers)
@@ -228,6 +232,9 @@ class FakeLLMServer:
             for event in self._events(request, reply):
                 if event is None:
                     return True  # scripted abrupt end
+                if event is _STALL:
+                    await client_gone
+                    return False
                 if reply.drip_s:
                     done, _ = await asyncio.wait({client_gone}, timeout=reply.drip_s)
                     if done:
@@ -284,6 +291,9 @@ class FakeLLMServer:
                 if sent == reply.drop_after:
                     yield None
                     return
+                if sent == reply.stall_after:
+                    yield _STALL
+                    return
                 yield chunk({"content": piece})
                 sent += 1
             if not reply.endless:
@@ -311,6 +321,9 @@ class FakeLLMServer:
                     }
                 )
         yield b"data: [DONE]\n\n"
+
+
+_STALL = object()  # in the scripted events: go quiet here
 
 
 def _sse(payload: dict[str, Any]) -> bytes:
