@@ -26,15 +26,30 @@ SAMPLES = sorted(p for p in Path("samples").glob("*.wav") if p.with_suffix(".txt
 
 
 def gaps(streamed: list[str], offline: list[str]) -> list[tuple[str, str]]:
-    """Runs of 2+ words that one transcript has and the other has nothing in place of.
+    """Stretches where one transcript has 2+ words more than the other has in their place.
 
-    A span heard differently ("assistant" / "is it an") is a recognition error, not a gap.
+    Mismatched stretches split only by a single matching word are one stretch: a span heard
+    differently ("die erste Version ist fertig" / "hier ist ein Mensionnis der Erste", where the
+    one matching word lands out of place) is a recognition error, not a gap; a span with nothing,
+    or two words fewer, in its place is.
     """
-    out = []
-    for op, a0, a1, b0, b1 in SequenceMatcher(a=offline, b=streamed, autojunk=False).get_opcodes():
-        if (op == "delete" and a1 - a0 >= 2) or (op == "insert" and b1 - b0 >= 2):
-            out.append((" ".join(offline[a0:a1]), " ".join(streamed[b0:b1])))
-    return out
+    ops = SequenceMatcher(a=offline, b=streamed, autojunk=False).get_opcodes()
+    regions: list[list[int]] = []  # [a0, a1, b0, b1] of mismatched stretches
+    for i, (op, a0, a1, b0, b1) in enumerate(ops):
+        if op == "equal":
+            between = 0 < i < len(ops) - 1 and a1 - a0 == 1
+            if between and regions:
+                regions[-1][1], regions[-1][3] = a1, b1  # one matching word inside a mismatch
+            continue
+        if regions and regions[-1][1] == a0 and regions[-1][3] == b0:
+            regions[-1][1], regions[-1][3] = a1, b1
+        else:
+            regions.append([a0, a1, b0, b1])
+    return [
+        (" ".join(offline[a0:a1]), " ".join(streamed[b0:b1]))
+        for a0, a1, b0, b1 in regions
+        if abs((a1 - a0) - (b1 - b0)) >= 2
+    ]
 
 
 def test_the_gap_finder_sees_drops_and_doubles():
@@ -44,6 +59,11 @@ def test_the_gap_finder_sees_drops_and_doubles():
     assert gaps("we decided to move the lunch date to jun e".split(), offline) == []
     assert gaps("we decided to june".split(), offline) == [("move the launch date to", "")]
     assert gaps("we decided to move the launch the launch date to june".split(), offline) == [("", "the launch")]
+    # Misheard with a matching word out of place: as many words in its place, no gap.
+    offline = "die erste version ist fertig wir haben aber".split()
+    assert gaps("hier ist ein mensionnis der erste wir haben aber".split(), offline) == []
+    # A drop next to a misheard word is still a drop.
+    assert gaps("die erste version wir haben aber".split(), "die erste version ist fertig und wir haben aber".split()) != []
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[p.stem for p in SAMPLES])
