@@ -85,7 +85,7 @@ def test_browser_publishes_and_two_viewers_watch():
 
 
 async def browser_scenario() -> None:
-    from playwright.async_api import async_playwright
+    from playwright.async_api import TimeoutError as PlaywrightTimeout, async_playwright
 
     use_loopback_candidates()
     backend = ScriptedBackend(script=scripted_llm)
@@ -113,14 +113,25 @@ async def browser_scenario() -> None:
             await open_page(viewer_url)  # an early viewer, watching from the start
 
             # Speech from the fake microphone comes back as transcript lines, keyframes fill the timeline.
+            # Chromium plays the file from the moment the camera opens, before the call connects: on a busy
+            # machine the first sentence is gone before the server hears anything, so any part of it counts;
+            # finals are short commits, so wait for the words rather than for a count of lines.
             await publisher.wait_for_function(
                 "document.querySelectorAll('#transcript .final').length >= 3", timeout=TIMEOUT_MS
             )
+            try:
+                await publisher.wait_for_function(
+                    """(words) => {
+                        const text = document.querySelector('#transcript').textContent.toLowerCase();
+                        return words.filter((word) => text.includes(word)).length >= 4;
+                    }""",
+                    arg=list(SAMPLE_WORDS),
+                    timeout=TIMEOUT_MS,
+                )
+            except PlaywrightTimeout:
+                text = await publisher.text_content("#transcript")
+                raise AssertionError(f"the transcript never held 4 of {SAMPLE_WORDS}: {text}") from None
             await publisher.wait_for_selector("#timeline img", timeout=TIMEOUT_MS)
-            text = (await publisher.text_content("#transcript")).lower()
-            # Chromium plays the file from the moment the camera opens, before the call connects: on a busy
-            # machine the first sentence is gone before the server hears anything, so any part of it counts.
-            assert sum(word in text for word in SAMPLE_WORDS) >= 4, text
 
             # A late viewer gets the snapshot (transcript so far, last keyframe, twin) before live events.
             late = await open_page(viewer_url)
