@@ -72,3 +72,19 @@ def test_a_name_said_on_its_own_owns_the_request_that_follows():
     assert draft["action_items"] == [
         {"text": "check my if the name fridge chef is free", "owner": "Chris", "due": "Friday"}
     ]
+
+
+def test_i_will_belongs_to_the_voice_that_said_it_when_speakers_are_labelled():
+    rules = RuleExtractor()
+    rules.add("Good morning, this is Dan speaking.", "Dan")
+    rules.add("I will fix the failing tests by Wednesday.", "Tom")
+    rules.add("I will write the store listing tomorrow morning.", "S2")
+    rules.add("Okay. I will make the pictures on Friday.")  # no label: nobody had the floor
+    owners = {item["text"]: item["owner"] for item in rules.draft()["action_items"]}
+    assert owners == {
+        "fix the failing tests": "Tom",
+        "write the store listing": "S2",
+        "make the pictures": "unassigned",
+    }
+    rules.rename("S2", "Priya")  # the voice S2 said "Priya here" later
+    assert {i["owner"] for i in rules.draft()["action_items"]} == {"Tom", "Priya", "unassigned"}
