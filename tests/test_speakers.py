@@ -215,3 +215,10 @@ async def test_three_voices_on_one_microphone_get_three_labels_and_their_names()
     assert [e.speaker for e in ends] == [mapping[who] for who in truth]
     assert {e.speaker_name for e in ends if e.speaker_name} == {"Dan", "Priya", "Tom"}
     assert all(e.speaker_name == who for e, who in zip(ends, truth))
+
+
+def test_the_encoder_keeps_numpys_blas_to_one_thread():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    ve.shared_encoder()
+    numpy_blas = [i for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas" and "numpy" in i["filepath"]]
+    assert numpy_blas and all(i["num_threads"] == 1 for i in numpy_blas)
