@@ -141,7 +141,7 @@ class SpeakerStage:
 
     async def drain(self) -> None:
         """Wait until every utterance is labelled and every held event emitted."""
-        while self._held or self._closing or self._job is not None:
+        while not self.closed and (self._held or self._closing or self._job is not None):
             self._idle.clear()
             self._kick()
             await self._idle.wait()
@@ -216,12 +216,15 @@ class SpeakerStage:
 
     def _done(self, future: asyncio.Future[Any], utterance: _Utterance, starts: list[int], last: bool) -> None:
         self._job = None
+        if self.closed:  # what was held went out unlabelled; nothing may change it now
+            self._idle.set()
+            return
         try:
             embeddings, seconds = future.result()
             self.embed_seconds += seconds
             utterance.partials.update(zip(starts, embeddings))
-        except Exception as exc:  # noqa: BLE001 - a failed embedding leaves the utterance unlabelled
-            log.error("speaker embedding failed: %s", exc, exc_info=True)
+        except (Exception, asyncio.CancelledError) as exc:  # the utterance stays unlabelled; labelling goes on
+            log.error("speaker embedding failed: %r", exc, exc_info=not isinstance(exc, asyncio.CancelledError))
         if last:
             self._closing.popleft()
             self._label(utterance)
