@@ -1,6 +1,7 @@
 """Understanding benchmark: every evaluation conversation through the real pipeline, scored.
 
     python -m bench.understanding [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME,...]
+                                  [--speakers voice|off]
 
 Each conversation in samples/eval/ (made by samples/make_eval.py) runs through a
 ``Session`` as fast as the machine allows (speech included), then what viewers
@@ -162,7 +163,8 @@ def row(name: str, score: Score, wall: str) -> str:
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     config = Config.from_sources(
-        {"llm": args.llm, "llm_model": args.llm_model or None, "asr_model": args.asr_model or None}
+        {"llm": args.llm, "llm_model": args.llm_model or None, "asr_model": args.asr_model or None,
+         "speakers": args.speakers or None}
     )
     config.vision = False
     config.twin_without_llm = args.llm == "none"  # the rules' twin and answers composed from it
@@ -195,6 +197,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "llm": getattr(backend, "name", "none"),
         "llm_model": getattr(backend, "model", ""),
         "asr_model": config.asr_model,
+        "speakers": config.speakers,
         "conversations": len(details),
         "speech": f"replayed from {args.replay}" if args.replay else "run",
         "action_item_precision": _round(total.action_items.precision),
@@ -226,6 +229,10 @@ def main() -> None:
     parser.add_argument("--llm-model", default="", help="model name or GGUF path; local: default Qwen, or smollm2")
     parser.add_argument("--asr-model", default="", help="speech model (default: the embedded tiny.en)")
     parser.add_argument("--only", help="conversations by name, comma-separated (e.g. standup,support)")
+    parser.add_argument(
+        "--speakers", default="", choices=["", "auto", "voice", "off"],
+        help="speaker labels from voice (default: auto, on when installed); off to score without them",
+    )
     parser.add_argument("--drain-s", type=float, default=600.0, help="time the LLM gets after each conversation")
     parser.add_argument("--details", help="write transcripts, final twins and answers to this JSON file")
     parser.add_argument(
