@@ -9,6 +9,8 @@ for all of it) and the true speaker of the turn its middle falls in.  Labels are
 true speakers (most shared words first); the score is the share of words whose label matched their
 speaker.  The cost is the CPU time the embedding jobs took (their own thread) per second of audio, i.e.
 the share of one core labels take on a live stream; the encoder alone is also timed on 10 s of speech.
+``hold`` is how long an utterance's last final waited for its label (p90 per sample; files run as fast as
+possible, so the pool is busier than live).
 
 Prints a table, the load average, then one JSON line.
 """
@@ -98,6 +100,7 @@ async def run_one(audio: Path, turns: list[dict[str, Any]], asr_model: str) -> d
         "provisional_agree": round(agree / len(provisional), 3) if provisional else None,
         "audio_s": stats.get("audio_s", 0.0),
         "embed_cpu_s": stats.get("speaker_embed_s", 0.0),
+        "hold_p90_s": stats.get("speaker_hold_p90_s"),
         "wall_s": round(time.perf_counter() - started, 1),
     }
 
@@ -120,14 +123,14 @@ def encoder_cost(seconds: float = 10.0, repeats: int = 5) -> dict[str, float]:
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     only = set(args.only.split(",")) if args.only else None
     results: dict[str, Any] = {}
-    print(f"{'sample':<18} {'words':>5} {'right':>6} {'labels':>6} {'true':>4} {'names':<18} {'cpu%':>5} {'wall':>5}")
+    print(f"{'sample':<18} {'words':>5} {'right':>6} {'labels':>6} {'true':>4} {'names':<18} {'cpu%':>5} {'hold90':>6} {'wall':>5}")
     for name, audio, turns in labelled_samples(only, not args.no_eval):
         result = await run_one(audio, turns, args.asr_model)
         results[name] = result
         share = 100 * result["embed_cpu_s"] / result["audio_s"] if result["audio_s"] else 0.0
         print(f"{name:<18} {result['words']:>5} {100 * result['attributed']:>5.1f}% {len(result['labels']):>6} "
               f"{len(result['speakers']):>4} {','.join(result['names']) or '-':<18} {share:>4.2f}% "
-              f"{result['wall_s']:>5.0f}", flush=True)
+              f"{result['hold_p90_s'] or 0:>6.3f} {result['wall_s']:>5.0f}", flush=True)
     words = sum(r["words"] for r in results.values())
     right = sum(r["words"] * r["attributed"] for r in results.values())
     audio_s = sum(r["audio_s"] for r in results.values())
@@ -141,6 +144,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "words": words,
         "three_voice_labels": len(results.get("shared_mic", {}).get("labels", [])) or None,
         "labels_cpu_core_share": round(embed_s / audio_s, 4) if audio_s else None,
+        "hold_p90_s_max": max((r["hold_p90_s"] or 0.0 for r in results.values()), default=None),
         "encoder_cpu_s_per_audio_s": encoder["cpu_s_per_audio_s"],
         "load_average": [round(x, 2) for x in load],
         "samples": results,

@@ -160,6 +160,8 @@ class Session:
         if self.speakers is not None:
             stats["speakers"] = len(self.speakers.clusters.speakers)
             stats["speaker_embed_s"] = round(self.speakers.embed_seconds, 3)
+            holds = sorted(self.speakers.holds)
+            stats["speaker_hold_p90_s"] = round(holds[int(0.9 * (len(holds) - 1))], 3) if holds else None
         self.bus.emit(SessionEnded(stats=stats, media_time=round(audio_s, 3)))
         return stats
 

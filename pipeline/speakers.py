@@ -80,6 +80,7 @@ class _Utterance:
     text: list[str] = field(default_factory=list)
     partials: dict[int, np.ndarray] = field(default_factory=dict)  # first mel frame -> embedding
     final: TranscriptFinal | None = None  # the utterance_end final, held until labelled
+    held_at: float = 0.0  # perf_counter() when the utterance_end final arrived
 
     @property
     def duration(self) -> float:
@@ -110,6 +111,7 @@ class SpeakerStage:
         self._idle.set()
         self.embed_seconds = 0.0  # CPU time the pool's thread spent embedding
         self.embedded_audio_s = 0.0  # audio covered by the utterances labelled
+        self.holds: list[float] = []  # seconds each utterance's last final waited for its label
         self.closed = False
 
     # --- input ------------------------------------------------------------------------------------
@@ -166,6 +168,7 @@ class SpeakerStage:
             utterance.text.append(final.text.strip())
         if final.utterance_end or final.utterance == 0:
             utterance.final = final
+            utterance.held_at = time.perf_counter()
             self._closing.append(utterance)
             self._open = None
             self._held.append(final)
@@ -243,6 +246,7 @@ class SpeakerStage:
         final.speaker = assignment.label
         final.speaker_name = self.clusters.name_of(assignment.label)
         self.embedded_audio_s += utterance.duration
+        self.holds.append(time.perf_counter() - utterance.held_at)
         log.debug("utterance %d (%.1f s) -> %s %s (similarity %.3f%s)", utterance.id, utterance.duration,
                   assignment.label, final.speaker_name, assignment.similarity, ", new" if assignment.new else "")
 
