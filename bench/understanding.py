@@ -34,6 +34,7 @@ from typing import Any
 import jsonpatch
 
 from bench.scoring import Score, score_conversation
+from bench.speakers import attribution, true_speaker
 from pipeline.config import Config
 from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, Event, TranscriptFinal, TwinPatch, TwinState
 from pipeline.ingest import MediaReader
@@ -135,6 +136,9 @@ async def run_one(
     final_state = shown[-1] if shown else {"people": [], "action_items": [], "decisions": [], "open_questions": []}
     answers = recorder.answers(gold)
     score = score_conversation(gold, final_state, shown, answers)
+    finals = [e for _, e in recorder.events if isinstance(e, TranscriptFinal)]
+    label_of = {f.utterance: f.speaker for f in finals if f.utterance_end}
+    words = [(label_of.get(f.utterance, ""), true_speaker(gold["lines"], (w[1] + w[2]) / 2)) for f in finals for w in f.words]
     detail = {
         "name": gold["name"],
         "wall_s": round(wall, 1),
@@ -142,6 +146,7 @@ async def run_one(
         "finals": [[e.text, e.start, e.end] for _, e in recorder.events if isinstance(e, TranscriptFinal)],
         "twin": {k: final_state.get(k) for k in ("people", "action_items", "decisions", "open_questions")},
         "answers": [{"question": q["text"], "answer": a, "seconds": s} for q, (a, s) in zip(gold["questions"], answers)],
+        "speaker_words": words,  # (label, true speaker) per word heard: bench.speakers.attribution scores them
     }
     return score, detail
 
@@ -192,6 +197,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     if args.details:
         Path(args.details).write_text(json.dumps(details, indent=2) + "\n")
     seconds = sorted(total.answer_seconds)
+    labelled = [[tuple(w) for w in d.get("speaker_words", [])] for d in details]
+    words = sum(map(len, labelled))
+    right = sum(attribution(w)[0] * len(w) for w in labelled if w)
     return {
         "bench": "understanding",
         "llm": getattr(backend, "name", "none"),
@@ -215,6 +223,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             "max": seconds[-1] if seconds else None,
         },
         "invented_owners": len(total.invented_owners),
+        # Share of words under the right speaker label (each conversation's labels matched to its speakers).
+        "speaker_attribution": _round(right / words if words and config.speakers != "off" else None),
         "load_average_1m": round(os.getloadavg()[0], 2),
     }
 
