@@ -32,6 +32,8 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from .asr_models import ModelLoadError
+
 log = logging.getLogger(__name__)
 
 SAMPLE_RATE = 16000
@@ -48,8 +50,9 @@ EMBEDDING_SIZE = 256
 INT16_MAX = 2**15 - 1
 
 
-class EncoderUnavailable(RuntimeError):
-    """The resemblyzer package (its weights) is not installed, or its file is not what we expect."""
+class EncoderUnavailable(ModelLoadError):
+    """The resemblyzer package (its weights) is not installed, or its file is not what we expect
+    (a model that cannot load: the CLI says so in one line, as for a speech model)."""
 
 
 # --- weights -------------------------------------------------------------------------------------

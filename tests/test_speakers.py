@@ -272,3 +272,21 @@ async def test_a_shared_microphone_through_the_pipeline_gets_three_labels_names_
     assert {mapping[label]: name for label, name in names.items()} == {"Dan": "Dan", "Priya": "Priya", "Tom": "Tom"}
     owners = {item["owner"] for item in state.get("action_items", [])}
     assert {"Dan", "Priya", "Tom"} <= owners, state.get("action_items")
+
+
+def test_speakers_voice_without_the_package_is_one_line_on_stderr(tmp_path):
+    """--speakers voice needs resemblyzer; with it hidden, the CLI exits 1 with one line, no traceback."""
+    import subprocess
+
+    hide = tmp_path / "resemblyzer"
+    hide.mkdir()
+    (hide / "__init__.py").write_text("")  # a package without pretrained.pt, first on the path
+    env = {**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{Path(__file__).parent.parent}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "shared_mic.wav"), "--speakers", "voice",
+         "--llm", "none", "--asr-model", "tiny.en", "--format", "jsonl"],
+        capture_output=True, text=True, timeout=300, env=env,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()] and "resemblyzer" in done.stderr
+    assert "Traceback" not in done.stderr
