@@ -231,7 +231,7 @@ async def test_three_voices_on_one_microphone_get_three_labels_and_their_names()
     mapping = dict(zip(truth, (e.speaker for e in ends)))
     assert len(set(mapping.values())) == 3, [e.speaker for e in ends]
     assert [e.speaker for e in ends] == [mapping[who] for who in truth]
-    assert {e.speaker_name for e in ends if e.speaker_name} == {"Dan", "Priya", "Tom"}
+    assert {e.speaker_name for e in ends if e.speaker_name} == {"David", "Priya", "Tom"}
     assert all(e.speaker_name == who for e, who in zip(ends, truth))
 
 
@@ -247,7 +247,7 @@ def test_the_encoder_keeps_numpys_blas_to_one_thread():
 
 async def test_a_shared_microphone_through_the_pipeline_gets_three_labels_names_and_owners():
     """shared_mic.wav through Whisper and the speaker stage: >= 90% of words under the right label, three
-    labels named Dan, Priya and Tom, and each "I will ..." owned by whoever said it (the rules' twin)."""
+    labels named David, Priya and Tom, and each "I will ..." owned by whoever said it (the rules' twin)."""
     import jsonpatch
 
     import pipeline
@@ -269,9 +269,9 @@ async def test_a_shared_microphone_through_the_pipeline_gets_three_labels_names_
     share, mapping = attribution(words)
     assert share >= 0.9, (share, mapping)
     names = {label: name for label, name in label_of.values() if name}
-    assert {mapping[label]: name for label, name in names.items()} == {"Dan": "Dan", "Priya": "Priya", "Tom": "Tom"}
+    assert {mapping[label]: name for label, name in names.items()} == {"David": "David", "Priya": "Priya", "Tom": "Tom"}
     owners = {item["owner"] for item in state.get("action_items", [])}
-    assert {"Dan", "Priya", "Tom"} <= owners, state.get("action_items")
+    assert {"David", "Priya", "Tom"} <= owners, state.get("action_items")
 
 
 def test_speakers_voice_without_the_package_is_one_line_on_stderr(tmp_path):

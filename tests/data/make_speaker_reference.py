@@ -30,7 +30,7 @@ from resemblyzer.voice_encoder import VoiceEncoder  # noqa: E402
 
 SAMPLE = "samples/shared_mic.wav"
 # One turn per voice (seconds in the wav, from samples/shared_mic.json), and a short one (one partial, padded).
-SPANS = {"dan": [0.5, 5.676], "priya": [6.276, 11.33], "tom": [11.83, 16.045], "tom_short": [34.456, 35.699]}
+SPANS = {"david": [0.5, 5.828], "priya": [6.428, 11.759], "tom": [12.259, 16.474], "tom_short": [35.235, 36.477]}
 
 
 def main() -> None:
