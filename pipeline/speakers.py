@@ -241,8 +241,8 @@ class SpeakerStage:
             return
         assignment = self.clusters.assign(average(np.stack(list(utterance.partials.values()))), utterance.duration)
         name = SpeakerNames.introduced(" ".join(utterance.text))
-        if name:
-            self.clusters.set_name(assignment.label, name)
+        if name and not self.clusters.introduce(assignment, name):
+            log.info("%s said the name %r but it was not taken (a guessed label, or named already)", assignment.label, name)
         final.speaker = assignment.label
         final.speaker_name = self.clusters.name_of(assignment.label)
         self.embedded_audio_s += utterance.duration

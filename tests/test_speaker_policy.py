@@ -101,6 +101,21 @@ def test_bad_embeddings_are_refused():
         clusters.assign(np.full(256, np.nan), 3.0)
 
 
+def test_a_name_sticks_only_to_a_sure_label_and_the_first_one_holds():
+    a, b = voice(1), voice(2)
+    clusters = SpeakerClusters()
+    first = clusters.assign(a, 3.0)
+    assert clusters.introduce(first, "David") and clusters.name_of("S1") == "David"
+    clusters.assign(b, 3.0)  # S2
+    away = (b - a) / np.linalg.norm(b - a)
+    guess = clusters.assign(mix(b, away, 0.8), 1.0)  # short, nearest S2 but under the threshold: a guess
+    assert guess.label == "S2" and not clusters.introduce(guess, "And")
+    assert clusters.name_of("S2") == ""
+    sure = clusters.assign(b, 3.0)
+    assert clusters.introduce(sure, "Priya") and clusters.name_of("S2") == "Priya"
+    assert not clusters.introduce(clusters.assign(a, 3.0), "Dave") and clusters.name_of("S1") == "David"
+
+
 @pytest.mark.parametrize(
     "text, name",
     [
@@ -120,6 +135,8 @@ def test_bad_embeddings_are_refused():
         ("I think Tom here is right.", ""),
         ("Thanks, Alice. The website is ready.", ""),
         ("Carol, please fix the search page.", ""),
+        ("And here.", ""),  # Whisper's "Anna here."
+        ("Come here.", ""),
     ],
 )
 def test_self_introductions(text, name):

@@ -98,6 +98,18 @@ class SpeakerClusters:
             if speaker.label == label:
                 speaker.name = name
 
+    def introduce(self, assignment: Assignment, name: str) -> bool:
+        """The utterance labelled by ``assignment`` said the speaker's name: it sticks to that voice only
+        if the utterance surely was that voice (a new speaker, or a match at the threshold; a short
+        utterance's best match is a guess) and the voice has no name yet (the first one holds: a
+        misheard "And here." must not rename anyone).  Returns whether it stuck."""
+        speaker = next((s for s in self.speakers if s.label == assignment.label), None)
+        sure = assignment.new or assignment.similarity >= self.threshold
+        if speaker is None or speaker.name or not name or not sure:
+            return False
+        speaker.name = name
+        return True
+
 
 def _unit(vector: np.ndarray) -> np.ndarray:
     vector = np.asarray(vector, dtype=np.float64)
@@ -115,7 +127,9 @@ _NOT_A_NAME = frozenset(
     """i okay ok sorry sure fine glad happy afraid not just here back done ready going still also really so very
     good great well right new the a an it this that there what who how why when where monday tuesday wednesday
     thursday friday saturday sunday january february march april may june july august september october november
-    december english american british assistant everyone everybody hello hi hey yes no thanks thank""".split()
+    december english american british assistant everyone everybody hello hi hey yes no thanks thank and but or
+    nor then now over out up down in on off come look get go see click sign wait stop hold listen please thinking
+    working talking calling speaking coming leaving still only even maybe probably""".split()
 )
 _PATTERNS = (
     re.compile(rf"\b(?i:my name is|my name's)\s+{_NAME}"),
