@@ -150,7 +150,7 @@ class TranscriptFinal(Event):
     ``speaker`` ("S1", "S2", ...) says who spoke, from their voice, when speaker labels are on
     (``--speakers``); ``speaker_name`` is the name that speaker gave themselves ("I'm Tom"), once
     they did.  The label of an utterance's last final (``utterance_end``) holds for all of it;
-    earlier finals carry the best match so far ("" before there is one).
+    earlier finals carry the best match so far ("" while it is not known).
     """
 
     type: ClassVar[str] = "transcript.final"

@@ -9,8 +9,9 @@ speaker is decided by the pure :class:`~pipeline.policy.speakers.SpeakerClusters
 
 How labels attach (docs/protocol.md):
 
-* a final in the middle of an utterance carries the best match of the partials embedded so far,
-  without changing any profile (``""`` before the first 1.6 s is in);
+* a final in the middle of an utterance carries the best match of the partials embedded so far
+  (three at a time: after ~3 s of its words) if it clears the threshold, without changing any
+  profile; else ``""`` (not known yet, maybe a new voice);
 * the final that ends an utterance (``utterance_end: true``) waits until the whole utterance is
   embedded and carries its speaker for good: that label holds for every final of the utterance.
   Speech events behind it wait with it, so the order on the bus is the speech stage's;

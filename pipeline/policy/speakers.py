@@ -69,9 +69,10 @@ class SpeakerClusters:
         return self.speakers[index], similarities[index]
 
     def match(self, embedding: np.ndarray) -> str:
-        """A provisional label (nothing changes): the best match, or "" before anyone spoke."""
-        speaker, _ = self.best(embedding)
-        return speaker.label if speaker is not None else ""
+        """A provisional label (nothing changes): the best match if it clears the threshold, else ""
+        (the voice may be a new one, which only the whole utterance can open)."""
+        speaker, similarity = self.best(embedding)
+        return speaker.label if speaker is not None and similarity >= self.threshold else ""
 
     def assign(self, embedding: np.ndarray, duration_s: float) -> Assignment:
         """Label one whole utterance of ``duration_s`` seconds and learn from it."""
