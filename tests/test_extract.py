@@ -88,3 +88,10 @@ def test_i_will_belongs_to_the_voice_that_said_it_when_speakers_are_labelled():
     }
     rules.rename("S2", "Priya")  # the voice S2 said "Priya here" later
     assert {i["owner"] for i in rules.draft()["action_items"]} == {"Tom", "Priya", "unassigned"}
+
+
+def test_an_unnamed_voice_yields_to_the_person_given_the_floor():
+    rules = RuleExtractor()
+    rules.add("Good morning. Tom, you go first.", "S1")
+    rules.add("I will fix the password reset bug by Wednesday.", "S2")  # a voice, not a name: Tom had the floor
+    assert [(i["text"], i["owner"]) for i in rules.draft()["action_items"]] == [("fix the password reset bug", "Tom")]

@@ -72,6 +72,9 @@ _CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\
 _DO_THAT = re.compile(r"\b(?:do|does|take|takes)\s+(?:that|it|this)\b", re.IGNORECASE)
 
 
+_VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
+
+
 def _sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
 
@@ -208,14 +211,14 @@ class RuleExtractor:
             self._item(everyone.group("task"), "", sentence)
             return
         mine = _FIRST_PERSON.search(sentence)
-        if mine and self._speaker:
-            self._item(mine.group("task"), self._speaker, sentence)  # the voice that said it: no guess
+        if mine and self._speaker and not _VOICE_LABEL.match(self._speaker):
+            self._item(mine.group("task"), self._speaker, sentence)  # the named voice that said it: no guess
             return
         if mine:
             # "Yes, I will book the studio by Tuesday.": the person just asked, confirming;
-            # otherwise the person who was given the floor.
+            # otherwise the person who was given the floor; else the voice's label ("S2") if there is one.
             owner = self._addressed if self._confirms(mine.group("task")) else self._floor
-            self._item(mine.group("task"), owner, sentence, first_person=True)
+            self._item(mine.group("task"), owner or self._speaker, sentence, first_person=True)
             return
         done_by = _DONE_BY.search(sentence)
         last = self.items[-1] if self.items else None
