@@ -57,8 +57,8 @@ async def test_groq_sdk_receives_every_final_and_streams_back():
     prompts = "\n".join(prompt_text(r) for r in server.requests)
     finals = [e["text"] for e in events if e["type"] == "transcript.final"]
     assert len(finals) >= 5
-    for text in finals:
-        assert text in prompts, f"final never reached the model: {text!r}"
+    for text in finals:  # the context window folds whitespace (a word token may bring a second space)
+        assert " ".join(text.split()) in prompts, f"final never reached the model: {text!r}"
 
     answers = [e for e in events if e["type"] == "assistant.done" and not e["cancelled"]]
     assert answers and answers[0]["tokens"] > 0 and answers[0]["ttft_ms"] is not None
