@@ -48,6 +48,7 @@ from .llm.base import Backend, LLMError
 from .llm_calls import Caller, StreamStats
 from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
+from .policy.extract import is_voice_label
 from .policy.effort import EffortPolicy
 from .policy.frames import COVERED_NOTE, observation_text
 from .policy.heard import HeardIndex
@@ -256,7 +257,8 @@ class Assistant:
         # "Tom: I will ..." (or "S2: ..." before the voice gave a name): the prompt says who "I" is.
         line = f"{utterance.speaker}: {utterance.text}" if utterance.speaker else utterance.text
         self.window.add(utterance.start, line)
-        self.heard.add(line)
+        # Grounding hears a voice's name, never its label: an owner "S2" is pruned as nobody.
+        self.heard.add(utterance.text if is_voice_label(utterance.speaker) else line)
         addressed = self.policy.addressed_part(utterance.text)
         said = utterance.text if addressed is None else utterance.text[: len(utterance.text) - len(addressed)]
         if said.strip():

@@ -25,7 +25,8 @@ RETRY_INSTRUCTION = "Your previous answer was not used ({problem}). Answer again
 TWIN_INSTRUCTION = (
     "Update the twin state above from the whole transcript. Reply with the complete JSON object only, with the keys "
     'people [{name, role}], action_items [{id, text, owner, due}] (keep the id of an item you update; owner is a '
-    'person named in the transcript, the speaker of an "I will ..." line, or "unassigned"; due as said, "" when not said; when someone corrects an owner '
+    'person named in the transcript (the named speaker of an "I will ..." line too; a label such as S2 is no '
+    'name) or "unassigned"; due as said, "" when not said; when someone corrects an owner '
     "or a date, the item takes the correction), decisions, open_questions, topics, scene {description, updated_at} "
     "(what the camera shows, from the (seen) lines), summary (where the session stands, in two or three "
     "sentences). Keep what is still true; add only what the transcript supports."

@@ -75,6 +75,11 @@ _DO_THAT = re.compile(r"\b(?:do|does|take|takes)\s+(?:that|it|this)\b", re.IGNOR
 _VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
 
 
+def is_voice_label(speaker: str) -> bool:
+    """"S2": a voice that has not said its name (a name, or "", is not)."""
+    return bool(_VOICE_LABEL.match(speaker))
+
+
 def _sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
 
@@ -148,7 +153,12 @@ class RuleExtractor:
         """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
         return {
             "people": [{"name": name} for name in self.people],
-            "action_items": [{"text": i.text, "owner": i.owner or UNASSIGNED, "due": i.due} for i in self.items],
+            # A voice's label ("S2") is no person: its tasks show as unassigned until the voice gives its name.
+            "action_items": [
+                {"text": i.text, "owner": UNASSIGNED if not i.owner or _VOICE_LABEL.match(i.owner) else i.owner,
+                 "due": i.due}
+                for i in self.items
+            ],
             "decisions": list(self.decisions),
             "open_questions": list(self.open_questions),
         }
