@@ -114,10 +114,12 @@ async def run(source: str, config: Any) -> dict[str, Any]:
     arrivals: list[tuple[float, dict[str, Any]]] = []
     async with connect(url, proxy=None, max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "role": "viewer", "session": live.id, "token": live.viewer_token}))
+        ingest = None  # the session lets go of its ingest when the publisher leaves: keep it
         async for raw in ws:
             arrivals.append((time.time(), json.loads(raw)))
+            ingest = ingest or live.ingest
     origin = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
-    arrived = live.ingest.audio_clock.origin if live.ingest is not None else None
+    arrived = ingest.audio_clock.origin if ingest is not None else None
     process.join(10)
     await server.close()
     if backend is not None:

@@ -60,6 +60,7 @@ async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
     server = Server(replace(config, max_sessions=max(count, config.max_sessions)))
     await server.start()
     lives: dict[str, Any] = {}
+    ingests: dict[str, Any] = {}  # a session lets go of its ingest when the publisher leaves
     finals: dict[str, list[tuple[float, float]]] = {}
     ended: dict[str, float] = {}
 
@@ -83,6 +84,8 @@ async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
                 lives[session_id] = live
                 finals[session_id] = []
                 live.session.bus.subscribe(recorder(session_id))
+            if live.ingest is not None:
+                ingests[session_id] = live.ingest
         await asyncio.sleep(0.05)
     published = parent.recv()
     process.join(10)
@@ -92,7 +95,8 @@ async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
     latencies: list[float] = []
     flush: list[float] = []
     for session_id, live in lives.items():
-        clock = live.ingest.audio_clock if live.ingest is not None else None
+        ingest = ingests.get(session_id)
+        clock = ingest.audio_clock if ingest is not None else None
         if clock is None or clock.origin is None:
             failures.append(f"{session_id}: no audio arrived")
             continue

@@ -77,6 +77,7 @@ class Config:
     max_connections_per_address: int = 32
     auth_failures_per_min: int = 10  # failed tokens from one address before it is refused for a while
     max_message_bytes: int = 128 * 1024
+    whip_max_offer_bytes: int = 64 * 1024  # a WHIP client's SDP offer (OBS's is ~5 KB)
     hello_timeout_s: float = 10.0
     offer_timeout_s: float = 20.0
     first_media_timeout_s: float = 15.0

@@ -28,7 +28,7 @@ from .policy.liveness import Liveness, Timeouts
 from .policy.outbox import SharedFrame
 from .protocol import CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL, CLOSE_TRY_LATER, Refusal
 from .session import Session
-from .webrtc import WebRTCIngest
+from .webrtc import OfferError, WebRTCIngest
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,11 @@ class LiveSession:
     @property
     def finishing(self) -> bool:
         return self._finish_task is not None
+
+    @property
+    def viewer_url(self) -> str:
+        """The page that watches this session (relative to the server's address)."""
+        return f"/?session={self.id}&role=viewer&token={self.viewer_token}"
 
     def channels(self) -> list[ClientChannel]:
         return ([self.publisher] if self.publisher is not None else []) + list(self.viewers)
@@ -157,9 +162,24 @@ class LiveSession:
             max_gap_s=self._config.idle_media_timeout_s + self._config.resume_grace_s,
         )
 
-    def use_ingest(self, ingest: WebRTCIngest) -> None:
+    async def accept_offer(self, sdp: str, still_wanted: Callable[[], bool] = lambda: True) -> str:
+        """Answer a publisher's offer with a new media connection (it replaces the current one);
+        returns the answer SDP with every candidate.  Raises :class:`OfferError` for an offer that
+        cannot be answered, :class:`Refusal` when the session ended (or ``still_wanted()`` turned
+        false) while answering; either way the new connection is closed again."""
+        await self.drop_ingest()
+        ingest = self.new_ingest()
+        try:
+            answer = await ingest.answer(sdp)
+        except OfferError:
+            await ingest.close()
+            raise
+        if self.finishing or not still_wanted():  # the publisher left while we answered
+            await ingest.close()
+            raise Refusal("session_ended", "this session has ended")
         self.ingest = ingest
         self.liveness.answered(time.time())
+        return answer
 
     def _media_ended(self, error: tuple[str, str] | None) -> None:
         """The media stopped (track ended or connection failed): a new offer may follow within the

@@ -5,6 +5,8 @@ answer; its tracks feed a :class:`~pipeline.session.Session`.  Viewers join a
 session by id and that session's viewer token.  Every client of a session (the
 publisher too) receives the session's events exactly as ``streamtwin run
 --format jsonl`` prints them, through its own channel (pipeline/channel.py).
+WHIP publishers (OBS, GStreamer, FFmpeg) POST their offer to ``/whip`` on the
+same port instead (pipeline/whip.py; pipeline/front.py routes those requests).
 This module holds the conversation and the process's life; HTTP is in
 pipeline/http.py, message parsing in pipeline/protocol.py, who may connect in
 pipeline/policy/access.py and admission.py, the sessions in pipeline/registry.py.
@@ -32,11 +34,13 @@ from websockets.protocol import State
 
 from .channel import CLOSE_FLUSH_S, ClientChannel
 from .config import Config
+from .front import front_connection, listen_socket
 from .http import TEXT, HttpFront, find_web_root, request_query, response
 from .metrics import ServiceMetrics
 from .policy.access import allowed_origins, check_bind, tokens_match, turn_credentials
 from .policy.admission import Admission, Limits
 from .policy.redact import redact
+from .policy.whip import Rules as WhipRules
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_INTERNAL,
@@ -51,6 +55,7 @@ from .protocol import (
 from .registry import LiveSession, Registry, SessionFactory
 from .session import Session
 from .webrtc import OfferError, ice_servers, ice_servers_json
+from .whip import WhipEndpoint
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +64,6 @@ log = logging.getLogger(__name__)
 SEND_BUFFER_BYTES = 256 * 1024
 OPEN_TIMEOUT_S = 5.0  # a TCP connection must finish its HTTP/websocket handshake by then
 CLOSE_TIMEOUT_S = 2.0
-LISTEN_BACKLOG = 1024
 
 
 class ConfigError(Exception):
@@ -86,17 +90,6 @@ def limits(config: Config) -> Limits:
     )
 
 
-def listen_socket(host: str, port: int) -> socket.socket:
-    """Bind before serving, so the same-origin rule knows the port (also for ``--port 0``).
-
-    A deep accept queue: during a connection flood, /healthz and honest clients still get in
-    (Python's default of 128 overflowed in the flood tests and dropped a health check)."""
-    if host in ("", "::"):
-        return socket.create_server(("::", port), family=socket.AF_INET6, dualstack_ipv6=True, backlog=LISTEN_BACKLOG)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, port), family=family, backlog=LISTEN_BACKLOG)
-
-
 class Server:
     """The websocket service; ``start()`` listens, ``close()`` ends every session and stops."""
 
@@ -116,6 +109,7 @@ class Server:
         self.http = HttpFront(
             (web_root or find_web_root()).resolve(), self.metrics.render, config.allow_host, self._ws_gate
         )
+        self.whip = WhipEndpoint(self.registry, self.admission, WhipRules(config.token), self._client_ice)
         self._channels: set[ClientChannel] = set()
         self._ws_server: WsServer | None = None
 
@@ -135,13 +129,16 @@ class Server:
             raise ConfigError(problem)
         if any("@" in url for url in self.config.ice_servers):
             log.warning("TURN credentials in --ice-servers stay on the server; give browsers TURN with --turn-secret")
-        sock = listen_socket(self.config.host, self.config.port)
-        port = sock.getsockname()[1]
+        config = self.config
+        sock = listen_socket(config.host, config.port)
+        origins = allowed_origins(sock.getsockname()[1], config.allow_host, config.allow_origin)
+        self.whip.rules = WhipRules(config.token, config.allow_host, origins, config.whip_max_offer_bytes)
         self._ws_server = await ws_serve(
             self._handle,
             sock=sock,
             process_request=self.http,
-            origins=allowed_origins(port, self.config.allow_host, self.config.allow_origin),
+            create_connection=front_connection(self.whip, OPEN_TIMEOUT_S),  # /whip requests go to self.whip
+            origins=origins,
             max_size=self.config.max_message_bytes,
             compression=None,  # deflate per client costs CPU the speech model needs; JPEGs do not shrink
             server_header="streamtwin",
@@ -157,6 +154,7 @@ class Server:
         budget = self.config.shutdown_timeout_s
         deadline = asyncio.get_running_loop().time() + budget
         self._ws_server.server.close()  # no new connections from here on
+        self.whip.close()
         for channel in list(self._channels):
             if channel.live is None:
                 channel.finish(CLOSE_GOING_AWAY, "server shutting down")
@@ -185,6 +183,9 @@ class Server:
 
     def _server_ice(self) -> list[Any]:
         return ice_servers(self.config.ice_servers, self._turn_credentials("streamtwin"))
+
+    def _client_ice(self, session_id: str) -> list[dict[str, Any]]:
+        return ice_servers_json(self.config.ice_servers, self._turn_credentials(session_id))
 
     def _turn_credentials(self, user: str) -> tuple[str, str] | None:
         if not self.config.turn_secret:
@@ -338,12 +339,12 @@ class Server:
                 "session": live.id,
                 "role": "publisher",
                 "resumed": resumed,
-                "viewer_url": f"/?session={live.id}&role=viewer&token={live.viewer_token}",
+                "viewer_url": live.viewer_url,
                 "viewer_token": live.viewer_token,
                 "resume_token": live.resume_token,
                 "resume_grace_s": self.config.resume_grace_s,
                 "media": live.media_flowing(),
-                "ice_servers": ice_servers_json(self.config.ice_servers, self._turn_credentials(live.id)),
+                "ice_servers": self._client_ice(live.id),
                 "max_message_bytes": self.config.max_message_bytes,
                 "options": {"source": source},
             }
@@ -355,17 +356,10 @@ class Server:
         if live.media_flowing() and not channel.resumed:
             raise Refusal("already_streaming", "this session already receives media; start a new session instead")
         channel.resumed = False  # one replacement of the media per resume
-        await live.drop_ingest()
-        ingest = live.new_ingest()
         try:
-            answer = await ingest.answer(sdp)
+            answer = await live.accept_offer(sdp, still_wanted=lambda: live.publisher is channel)
         except OfferError as exc:
-            await ingest.close()
             raise Refusal("bad_sdp", str(exc)) from None
-        if live.finishing or live.publisher is not channel:  # it left while we answered
-            await ingest.close()
-            raise Refusal("session_ended", "this session has ended")
-        live.use_ingest(ingest)
         channel.send({"type": "answer", "sdp": answer})
 
     def _leave(self, channel: ClientChannel) -> None:
@@ -425,7 +419,8 @@ async def serve(config: Config) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         host = f"[{config.host}]" if ":" in config.host else config.host
-        sys.stderr.write(f"streamtwin: serving http://{host}:{server.port} (websocket /ws, /healthz, /metrics)\n")
+        routes = "websocket /ws, WHIP /whip, /healthz, /metrics"
+        sys.stderr.write(f"streamtwin: serving http://{host}:{server.port} ({routes})\n")
         await stop.wait()
         sys.stderr.write("streamtwin: shutting down\n")
         await server.close()

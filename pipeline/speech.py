@@ -164,7 +164,7 @@ class SpeechStage:
         self._in_flight = request
         audio = self._buffer.slice(request.start, request.end)
         language = None if self.language == "auto" else self.language
-        return request, WindowJob(audio, request.prompt, language, request.prefix)
+        return request, WindowJob(audio, request.prompt, language)
 
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""
@@ -176,8 +176,8 @@ class SpeechStage:
             self.decode_seconds += result.seconds
             self._settle_language(result, request.end - request.start)
             words = speech_words([DecodedSegment(result.words, result.no_speech_prob)])
-            log.debug("decode %s [%.2f, %.2f] %.3fs -> %r after %r", request.kind, request.start, request.end,
-                      result.seconds, result.text, request.prefix)
+            log.debug("decode %s [%.2f, %.2f] %.3fs -> %r", request.kind, request.start, request.end,
+                      result.seconds, result.text)
             self._emit_all(self._policy.on_decoded(request, words))
         except Exception as exc:  # a failed decode loses no committed text
             log.error("speech decode failed: %s", exc, exc_info=not isinstance(exc, RuntimeError))

@@ -32,8 +32,16 @@ log = logging.getLogger(__name__)
 SAMPLE_RATE = 16_000
 HOP = 160  # samples per mel frame (10 ms)
 FULL_FRAMES = 3000
+# Encoder widths are rounded up to a multiple of this many frames: every new input shape makes the
+# CPU kernels cache another plan, so widths that varied by the frame grew RSS by 220 MB over a 30-minute stream.
+WIDTH_STEP = 50
 PREPEND_PUNCTUATIONS = "\"'“¿([{-"
 APPEND_PUNCTUATIONS = "\"'.。,，!！?？:：”)]}、"
+
+
+def encoder_width(frames: int, tail_frames: int) -> int:
+    """Mel frames to encode: the window, a silence tail, rounded up to ``WIDTH_STEP``, capped at 30 s."""
+    return min(-(-(frames + tail_frames) // WIDTH_STEP) * WIDTH_STEP, FULL_FRAMES)
 
 
 @dataclass(frozen=True)
@@ -43,10 +51,6 @@ class WindowJob:
     audio: np.ndarray
     prompt: str = ""
     language: str | None = "en"
-    # What the window's first seconds are already known to say (committed words heard again as
-    # acoustic context): forced as the start of the transcript, so the decoder continues after it
-    # instead of reading it again; its words are not returned.
-    prefix: str = ""
 
 
 @dataclass
@@ -57,8 +61,7 @@ class WindowResult:
     language_prob: float = 1.0
     retried: bool = False  # the short window looped and was decoded again at full padding
     seconds: float = 0.0  # wall time of the batch this window was part of
-    tokens: list[int] = field(default_factory=list)  # the forced prefix's, then the generated ones
-    prefix_tokens: int = 0
+    tokens: list[int] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -68,20 +71,6 @@ class WindowResult:
 def token_cap(seconds: float) -> int:
     """New tokens allowed for a window: fast speech is ~4 tokens/s, so 7/s leaves room, loops hit it."""
     return int(10 + 7 * seconds)
-
-
-def _key(text: str) -> str:
-    return "".join(c for c in text.lower() if c.isalnum() or c == "'")
-
-
-def _after_prefix(words: list[tuple[str, float, float, float]], prefix: str) -> list[tuple[str, float, float, float]]:
-    """The words after a forced prefix (the decoder may only have punctuated it differently)."""
-    wanted, said = _key(prefix), ""
-    for i, word in enumerate(words):
-        if said == wanted:
-            return words[i:]
-        said += _key(word[0])
-    return [] if said == wanted else words  # no clean boundary: leave it to the caller's de-duplication
 
 
 def looks_degenerate(tokens: list[int], text: str, cap: int) -> bool:
@@ -137,13 +126,12 @@ class ShortWindowWhisper:
             return []
         started = time.perf_counter()
         frames = [len(job.audio) // HOP for job in jobs]
-        width = min(max(frames) + int(self.tail_s * 100), FULL_FRAMES)
+        width = encoder_width(max(frames), int(self.tail_s * 100))
         encoded = self._encode([job.audio for job in jobs], width)
         languages = self._languages(jobs, encoded)
         results = self._generate(jobs, encoded, frames, languages)
         for i, result in enumerate(results):
-            said = result.tokens[result.prefix_tokens :]
-            if looks_degenerate(said, result.text, token_cap(len(jobs[i].audio) / SAMPLE_RATE)):
+            if looks_degenerate(result.tokens, result.text, token_cap(len(jobs[i].audio) / SAMPLE_RATE)):
                 log.info("window %d looped (%r); decoding again at full padding", i, result.text[-60:])
                 job = jobs[i]
                 full = self._encode([job.audio], FULL_FRAMES)
@@ -196,14 +184,11 @@ class ShortWindowWhisper:
         keep = min(len(tokens) for tokens in earlier)
         prompts = []
         caps = []
-        prefixes = []
         for job, (language, _), context in zip(jobs, languages, earlier):
             tokenizer = self.tokenizer(language)
             prompt = [tokenizer.sot_prev, *context[len(context) - keep :]] if keep else []
-            prefix = tokenizer.encode(" " + job.prefix.strip()) if job.prefix.strip() else []
-            prompts.append([*prompt, *tokenizer.sot_sequence, tokenizer.no_timestamps, *prefix])
-            prefixes.append(prefix)
-            caps.append(len(prefix) + token_cap(len(job.audio) / SAMPLE_RATE))
+            prompts.append([*prompt, *tokenizer.sot_sequence, tokenizer.no_timestamps])
+            caps.append(token_cap(len(job.audio) / SAMPLE_RATE))
         generated = self._fw.model.generate(
             encoded,
             prompts,
@@ -215,16 +200,11 @@ class ShortWindowWhisper:
             suppress_tokens=[-1],
         )
         results = []
-        for (language, prob), out, cap, prefix in zip(languages, generated, caps, prefixes):
+        for (language, prob), out, cap in zip(languages, generated, caps):
             tokenizer = self.tokenizer(language)
             tokens = [t for t in out.sequences_ids[0] if t < tokenizer.eot][:cap]
-            results.append(
-                WindowResult([], float(out.no_speech_prob), language, prob, tokens=tokens, prefix_tokens=len(prefix))
-            )
+            results.append(WindowResult([], float(out.no_speech_prob), language, prob, tokens=tokens))
         self._align(results, encoded, frames)
-        for result, job in zip(results, jobs):
-            if job.prefix.strip():
-                result.words = _after_prefix(result.words, job.prefix)
         return results
 
     def _align(self, results: list[WindowResult], encoded: Any, frames: list[int]) -> None:

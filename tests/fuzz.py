@@ -103,6 +103,7 @@ def http_request(rng: random.Random, port: int) -> bytes:
         "/", "//[x", "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fpipeline/server.py", "/%00",
         "/app.js?" + "a" * 5000, "/ws", "/healthz", "/metrics", "/" + "a/" * 2000, "*", "http://evil/", "/%ff%fe",
         "/web/../README.md", "/index.html%00.js", "/\\..\\pipeline\\server.py",
+        "/whip", "/whip/abc", "/whip/../ws", "/whip?" + "w" * 5000,
     ])
     headers = [f"Host: {rng.choice([host, 'evil.example', '', host + ':1', '[::1', 'localhost'])}"]
     extra = rng.randrange(6)
@@ -117,7 +118,7 @@ def http_request(rng: random.Random, port: int) -> bytes:
                     "Sec-WebSocket-Key: " + rng.choice(["dGhlIHNhbXBsZSBub25jZQ==", "bad", ""])]
     elif extra == 4:
         return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
-    method = rng.choice(["GET", "GET", "POST", "HEAD", "BREW", "GET /x"])
+    method = rng.choice(["GET", "GET", "POST", "HEAD", "BREW", "GET /x", "DELETE", "OPTIONS"])
     return (f"{method} {target} HTTP/1.1\r\n" + "\r\n".join(headers) + "\r\n\r\n").encode(errors="replace")
 
 

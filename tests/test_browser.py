@@ -26,6 +26,8 @@ from tests.fakes.scripted_backend import Reply, ScriptedBackend, is_twin_request
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_WAV = ROOT / "samples" / "meeting.wav"
+# Words of its opening minute, for checking that speech came back as text.
+SAMPLE_WORDS = ("morning", "weekly", "planning", "website", "costs", "search", "server", "wednesday", "report")
 ARTIFACTS = ROOT / "test-artifacts"
 NETNS_FLAG = "STREAMTWIN_TEST_IN_NETNS"
 CHROMIUM = "/usr/bin/chromium"
@@ -116,7 +118,9 @@ async def browser_scenario() -> None:
             )
             await publisher.wait_for_selector("#timeline img", timeout=TIMEOUT_MS)
             text = (await publisher.text_content("#transcript")).lower()
-            assert sum(word in text for word in ("morning", "weekly", "planning", "meeting")) >= 3, text
+            # Chromium plays the file from the moment the camera opens, before the call connects: on a busy
+            # machine the first sentence is gone before the server hears anything, so any part of it counts.
+            assert sum(word in text for word in SAMPLE_WORDS) >= 4, text
 
             # A late viewer gets the snapshot (transcript so far, last keyframe, twin) before live events.
             late = await open_page(viewer_url)

@@ -75,6 +75,17 @@ def allowed_origins(port: int, allowed_hosts: list[str], extra: list[str]) -> li
     return [None, same_origin, *(origin.rstrip("/") for origin in extra)]
 
 
+def origin_allowed(origin: str | None, origins: list[str | re.Pattern[str] | None] | None) -> bool:
+    """Whether ``origin`` passes an :func:`allowed_origins` list, matched as websockets matches it for
+    ``/ws`` (exact strings, whole-string patterns, None for no Origin), so plain HTTP endpoints keep the same rule."""
+    if origins is None:
+        return True
+    for allowed in origins:
+        if allowed == origin or (isinstance(allowed, re.Pattern) and origin is not None and allowed.fullmatch(origin)):
+            return True
+    return False
+
+
 def check_bind(host: str, token: str) -> str | None:
     """Why the service must not start as configured, or None."""
     if not token and not is_loopback(host):

@@ -31,6 +31,7 @@ from ..events import Event, TranscriptFinal, TranscriptPartial
 from .endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
 
 _PUNCT = re.compile(r"[^\w']+")
+_SPACES = re.compile(r"\s{2,}")
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,8 @@ class Word:
 
 
 def join_words(words: list[Word]) -> str:
-    return "".join(w.text for w in words).strip()
+    # Whisper may emit a space token of its own ("I think  the").
+    return _SPACES.sub(" ", "".join(w.text for w in words)).strip()
 
 
 def spoken_words(words: list[Word]) -> list[Word]:
@@ -77,15 +79,9 @@ class LocalAgreement:
         self.hypothesis: list[Word] = []  # the latest uncommitted words
         self._history: list[tuple[float, list[Word]]] = []  # (audio end, hypothesis), oldest first
 
-    def insert(
-        self, words: list[Word], heard_until: float | None = None, commit: bool = True, after_committed: bool = False
-    ) -> list[Word]:
-        """Take a new hypothesis (absolute times); return the newly agreed words (none unless ``commit``).
-
-        ``after_committed``: the words are known to follow the committed ones (the decoder was
-        forced through them), so none is dropped as heard twice.
-        """
-        fresh = self._drop_already_committed(words, forced=after_committed)
+    def insert(self, words: list[Word], heard_until: float | None = None, commit: bool = True) -> list[Word]:
+        """Take a new hypothesis (absolute times); return the newly agreed words (none unless ``commit``)."""
+        fresh = self._drop_already_committed(words)
         end = heard_until if heard_until is not None else (words[-1].end if words else self.committed_end)
         earlier = [h for t, h in self._history if t <= end - self.stride + 1e-9]
         reference = self._drop_already_committed(earlier[-1]) if earlier and commit else []
@@ -137,26 +133,17 @@ class LocalAgreement:
             del self.committed[: -self.KEEP_COMMITTED]
             self.committed_end = words[-1].end
 
-    def _drop_already_committed(self, words: list[Word], forced: bool = False) -> list[Word]:
-        """Whisper re-reads audio before the commit point: skip what was already said.
-
-        ``forced``: the decoder was forced through the committed words, so timing cannot say
-        what is new; only a head that says the committed tail again (2+ words: a model that
-        heard nothing more repeats its prefix) is dropped.
-        """
-        fresh = list(words) if forced else [w for w in words if w.start > self.committed_end - 0.1]
+    def _drop_already_committed(self, words: list[Word]) -> list[Word]:
+        """Whisper re-reads audio before the commit point: skip what was already said."""
+        fresh = [w for w in words if w.start > self.committed_end - 0.1]
         if not fresh or not self.committed or abs(fresh[0].start - self.committed_end) > 1.0:
             return fresh
         # An n-gram at the head repeating the committed tail is the same speech heard twice.
-        # A forced decoder that restarts may put a word or two before the repeat ("Good night
-        # and I work from home." after "... night and I work from home.").
-        longest, shortest = (12, 2) if forced else (5, 1)
-        offsets = range(3) if forced else range(1)
-        for n in range(min(longest, len(self.committed), len(fresh)), shortest - 1, -1):
+        for n in range(min(5, len(self.committed), len(fresh)), 0, -1):
             tail = [w.key for w in self.committed[-n:]]
-            for offset in offsets:
-                if [w.key for w in fresh[offset : offset + n]] == tail:
-                    return fresh[offset + n :]
+            head = [w.key for w in fresh[:n]]
+            if tail == head:
+                return fresh[n:]
         return fresh
 
 
@@ -204,8 +191,7 @@ class DecodeRequest:
     start: float
     end: float
     kind: str
-    prompt: str  # committed text before the window
-    prefix: str = ""  # committed text inside the window: the transcript's forced start
+    prompt: str
 
 
 class StreamingTranscriber:
@@ -227,7 +213,7 @@ class StreamingTranscriber:
         min_agreement_s: float = 1.5,
         agreement_stride_s: float = 0.5,
         min_cut_s: float = 3.0,
-        context_s: float = 1.0,
+        overlap_s: float = 1.0,
         language_window_s: float = 3.0,
         language_hold_s: float = 2.0,
     ):
@@ -240,12 +226,10 @@ class StreamingTranscriber:
         # early commits nothing; agreement and the utterance's end decide those words.
         self.min_pause_commit_s = min_pause_commit_s
         self.min_agreement_s = min_agreement_s
-        # A window cut at a pause, or opened at an utterance's start, begins up to ``context_s``
-        # earlier, at a committed word: Whisper hears the voice before the new words.  Committed
-        # words inside a window are forced as the start of its transcript (the request's
-        # ``prefix``), so the decoder goes on after them instead of reading them again.
+        # Cutting a window costs its next first word unless the new window starts a little
+        # earlier: it re-reads up to ``overlap_s`` of committed words (dropped again on arrival).
         self.min_cut_s = min_cut_s
-        self.context_s = context_s
+        self.overlap_s = overlap_s
         self.language = ""  # put on finals; the adapter sets it once it is known
         # While the language is unknown nothing is committed and short utterances are held (not
         # flushed) until the window holds ``language_window_s`` of audio: 1.5 s of German read
@@ -259,7 +243,7 @@ class StreamingTranscriber:
         self._finishing = False
         self.utterance = 1  # number of the utterance being transcribed
         self.window_start = 0.0  # decodes start here; audio before it is no longer needed
-        self._speech_from = 0.0  # where speech not yet committed may begin (after the context)
+        self._speech_from = 0.0  # where speech not yet committed may begin (after any overlap)
         self.audio_end = 0.0
         self._in_flight: DecodeRequest | None = None
         self._next_id = 0
@@ -295,13 +279,13 @@ class StreamingTranscriber:
     def keep_from(self) -> float:
         """Earliest media time a future decode can ask for; older audio can be dropped.
 
-        In silence that is just the pad a speech start reaches back over and the
-        context before it, so a long quiet stretch never piles up in the buffer.
+        In silence that is just the pad a speech start reaches back over, so a
+        long quiet stretch never piles up in the buffer.
         """
         busy = self.endpointer.in_speech or self._pending_end is not None or self._in_flight is not None
         if busy or self.agreement.hypothesis or self._holding:
             return self.window_start
-        return max(0.0, self.audio_end - self.endpointer.pad_s - 0.1 - self.context_s)
+        return max(self.window_start, self.audio_end - self.endpointer.pad_s - 0.1)
 
     @property
     def idle(self) -> bool:
@@ -316,11 +300,7 @@ class StreamingTranscriber:
             return None
         request = self._choose()
         if request is not None and not peek:
-            request = replace(
-                request,
-                prompt=self.agreement.prompt(before=self.window_start),
-                prefix=join_words([w for w in self.agreement.committed if w.start >= self.window_start - 0.05]),
-            )
+            request = replace(request, prompt=self.agreement.prompt(before=self.window_start))
             self._in_flight = request
             self._next_id += 1
         return request
@@ -373,9 +353,9 @@ class StreamingTranscriber:
         early = request.end - self._speech_from < self.min_agreement_s
         if request.kind == "step" and (early or self.awaiting_language):
             # The first words of a window are guesses until it has heard a little more (or the language).
-            self.agreement.insert(hypothesis, heard_until=request.end, commit=False, after_committed=bool(request.prefix))
+            self.agreement.insert(hypothesis, heard_until=request.end, commit=False)
             return self._events([], request.end)
-        committed = self.agreement.insert(hypothesis, heard_until=request.end, after_committed=bool(request.prefix))
+        committed = self.agreement.insert(hypothesis, heard_until=request.end)
 
         if request.kind == "final" or (self._pending_end is not None and request.end >= self._pending_end):
             # The utterance ended and this decode heard all of it: flush, no further decode.
@@ -387,21 +367,17 @@ class StreamingTranscriber:
             committed += self.agreement.commit_before(pause)
             self._pending_pause = None
             if pause - self._speech_from >= self.min_cut_s:
-                unsure = [w.start for w in self.agreement.hypothesis if w.start < pause]
-                self._cut_window(min([pause, *unsure]))
+                self._cut_window(pause)
         elif request.end - self.window_start > self.max_window_s:
             committed += self.agreement.commit_ending_by(request.end - 1.0)
             self._cut_window(self.agreement.committed_end)
         return self._events(committed, request.end)
 
     def _cut_window(self, at: float) -> None:
-        """Start the next windows near ``at``: at the first committed word within the context."""
-        context = [w.start for w in self.agreement.committed if at - self.context_s <= w.start < at]
-        self.window_start = max(self.window_start, context[0] if context else at)
+        """Start the next windows near ``at``: at the first committed word within the overlap."""
+        overlap = [w.start for w in self.agreement.committed if at - self.overlap_s <= w.start < at]
+        self.window_start = max(self.window_start, overlap[0] if overlap else at)
         self._speech_from = max(self._speech_from, at)
-        if not context:
-            # Nothing in the new window was committed: a first word timed a little early is new, not a repeat.
-            self.agreement.committed_end = min(self.agreement.committed_end, self.window_start)
 
     def _close_utterance(self, committed: list[Word], media_end: float) -> list[Event]:
         committed = committed + self.agreement.commit_all()
@@ -452,8 +428,8 @@ class StreamingTranscriber:
         if isinstance(edge, SpeechStart):
             self._held_end = None  # a held utterance goes on in this one's window
             if not self.agreement.hypothesis and self._pending_end is None and not self._holding:
-                self.window_start = self._speech_from = edge.time  # the pad reached back over silence
-                self._cut_window(edge.time)
+                # No earlier audio as context: Whisper tends to stop after re-reading a finished sentence.
+                self.window_start = self._speech_from = max(self.window_start, edge.time)
         elif isinstance(edge, SpeechPause):
             if not self.awaiting_language:
                 self._pending_pause = edge.time
