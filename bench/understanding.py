@@ -1,6 +1,7 @@
 """Understanding benchmark: every evaluation conversation through the real pipeline, scored.
 
     python -m bench.understanding [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME,...]
+                                  [--speakers voice|off]
 
 Each conversation in samples/eval/ (made by samples/make_eval.py) runs through a
 ``Session`` as fast as the machine allows (speech included), then what viewers
@@ -33,6 +34,7 @@ from typing import Any
 import jsonpatch
 
 from bench.scoring import Score, score_conversation
+from bench.speakers import attribution, true_speaker
 from pipeline.config import Config
 from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, Event, TranscriptFinal, TwinPatch, TwinState
 from pipeline.ingest import MediaReader
@@ -134,6 +136,9 @@ async def run_one(
     final_state = shown[-1] if shown else {"people": [], "action_items": [], "decisions": [], "open_questions": []}
     answers = recorder.answers(gold)
     score = score_conversation(gold, final_state, shown, answers)
+    finals = [e for _, e in recorder.events if isinstance(e, TranscriptFinal)]
+    label_of = {f.utterance: f.speaker for f in finals if f.utterance_end}
+    words = [(label_of.get(f.utterance, ""), true_speaker(gold["lines"], (w[1] + w[2]) / 2)) for f in finals for w in f.words]
     detail = {
         "name": gold["name"],
         "wall_s": round(wall, 1),
@@ -141,6 +146,7 @@ async def run_one(
         "finals": [[e.text, e.start, e.end] for _, e in recorder.events if isinstance(e, TranscriptFinal)],
         "twin": {k: final_state.get(k) for k in ("people", "action_items", "decisions", "open_questions")},
         "answers": [{"question": q["text"], "answer": a, "seconds": s} for q, (a, s) in zip(gold["questions"], answers)],
+        "speaker_words": words,  # (label, true speaker) per word heard: bench.speakers.attribution scores them
     }
     return score, detail
 
@@ -162,7 +168,8 @@ def row(name: str, score: Score, wall: str) -> str:
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     config = Config.from_sources(
-        {"llm": args.llm, "llm_model": args.llm_model or None, "asr_model": args.asr_model or None}
+        {"llm": args.llm, "llm_model": args.llm_model or None, "asr_model": args.asr_model or None,
+         "speakers": args.speakers or None}
     )
     config.vision = False
     config.twin_without_llm = args.llm == "none"  # the rules' twin and answers composed from it
@@ -190,11 +197,15 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     if args.details:
         Path(args.details).write_text(json.dumps(details, indent=2) + "\n")
     seconds = sorted(total.answer_seconds)
+    labelled = [[tuple(w) for w in d.get("speaker_words", [])] for d in details]
+    words = sum(map(len, labelled))
+    right = sum(attribution(w)[0] * len(w) for w in labelled if w)
     return {
         "bench": "understanding",
         "llm": getattr(backend, "name", "none"),
         "llm_model": getattr(backend, "model", ""),
         "asr_model": config.asr_model,
+        "speakers": config.speakers,
         "conversations": len(details),
         "speech": f"replayed from {args.replay}" if args.replay else "run",
         "action_item_precision": _round(total.action_items.precision),
@@ -212,6 +223,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             "max": seconds[-1] if seconds else None,
         },
         "invented_owners": len(total.invented_owners),
+        # Share of words under the right speaker label (each conversation's labels matched to its speakers).
+        "speaker_attribution": _round(right / words if words and config.speakers != "off" else None),
         "load_average_1m": round(os.getloadavg()[0], 2),
     }
 
@@ -226,6 +239,10 @@ def main() -> None:
     parser.add_argument("--llm-model", default="", help="model name or GGUF path; local: default Qwen, or smollm2")
     parser.add_argument("--asr-model", default="", help="speech model (default: the embedded tiny.en)")
     parser.add_argument("--only", help="conversations by name, comma-separated (e.g. standup,support)")
+    parser.add_argument(
+        "--speakers", default="", choices=["", "auto", "voice", "off"],
+        help="speaker labels from voice (default: auto, on when installed); off to score without them",
+    )
     parser.add_argument("--drain-s", type=float, default=600.0, help="time the LLM gets after each conversation")
     parser.add_argument("--details", help="write transcripts, final twins and answers to this JSON file")
     parser.add_argument(

@@ -48,6 +48,7 @@ from .llm.base import Backend, LLMError
 from .llm_calls import Caller, StreamStats
 from .policy.context import SAID, SEEN, ContextWindow, PromptImage
 from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, Start
+from .policy.extract import is_voice_label
 from .policy.effort import EffortPolicy
 from .policy.frames import COVERED_NOTE, observation_text
 from .policy.heard import HeardIndex
@@ -156,6 +157,7 @@ class Assistant:
         self._media_time = 0.0
         self._question = ""
         self._closed = False
+        self._speaker_names: dict[str, str] = {}  # voice label -> the name it gave
 
     @property
     def twin(self):  # noqa: ANN201 - the TwinModel, read by the session's snapshot
@@ -213,7 +215,13 @@ class Assistant:
         if isinstance(event, TranscriptFinal):
             self._media_time = max(self._media_time, event.end)
             self.generator.language = event.language or self.generator.language
-            done = self.utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
+            if event.speaker_name and self._speaker_names.get(event.speaker) != event.speaker_name:
+                self._speaker_names[event.speaker] = event.speaker_name
+                self.twin_updater.rename(event.speaker, event.speaker_name)
+            done = self.utterances.add(
+                event.text, event.start, event.end, event.utterance, event.utterance_end,
+                event.speaker_name or event.speaker,
+            )
             for utterance in done:
                 self._on_utterance(utterance)
             if not done:
@@ -246,12 +254,16 @@ class Assistant:
 
     def _on_utterance(self, utterance: Utterance) -> None:
         """A whole utterance: into the window, the session index and the rules, then to the driver."""
-        self.window.add(utterance.start, utterance.text)
-        self.heard.add(utterance.text)
+        # "Tom: I will ..." (or "S2: ..." before the voice gave a name): the prompt says who "I" is.
+        line = f"{utterance.speaker}: {utterance.text}" if utterance.speaker else utterance.text
+        self.window.add(utterance.start, line)
+        # Grounding hears a voice's name, never its label: an owner "S2" is pruned as nobody.
+        self.heard.add(utterance.text if is_voice_label(utterance.speaker) else line)
         addressed = self.policy.addressed_part(utterance.text)
         said = utterance.text if addressed is None else utterance.text[: len(utterance.text) - len(addressed)]
         if said.strip():
-            self.twin_updater.add(said)  # what people said to each other; never the questions to us
+            # What people said to each other; never the questions to us.
+            self.twin_updater.add(said, speaker=utterance.speaker)
         if addressed is not None:
             self._question = addressed
         self._run(self.policy.on_final(self._clock(), utterance.text))

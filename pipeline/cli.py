@@ -200,6 +200,11 @@ def _add_speech_flags(parser: argparse.ArgumentParser) -> None:
         "--vad-min-silence-ms", type=int, default=None, metavar="MS",
         help="silence that ends an utterance and flushes it as final (default: 400)",
     )
+    group.add_argument(
+        "--speakers", default=None, choices=["auto", "voice", "off"],
+        help="who spoke on a shared microphone: voice labels finals S1, S2, ... by voice (the resemblyzer "
+        "package from requirements-models.txt, ~1%% of a core); auto (default): voice when it is installed",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> Config:

@@ -26,6 +26,12 @@ class Config:
     vad_min_silence_ms: int = 400  # silence that ends an utterance (flush as final)
     vad_pause_ms: int = 160  # shorter pause: commit what is before it
 
+    # --- speakers (one shared microphone, several voices) ----------------------
+    speakers: str = "auto"  # voice (label finals by voice) | off | auto: voice when resemblyzer is installed
+    speaker_threshold: float = 0.85  # cosine similarity below which a long utterance opens a new speaker
+    speaker_min_new_s: float = 2.0  # shorter utterances never open a speaker (their embedding is noisy)
+    max_speakers: int = 8
+
     # --- ingest -------------------------------------------------------------
     realtime: bool | None = None  # None: on for URLs and stdin, off for files
 

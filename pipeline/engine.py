@@ -17,7 +17,7 @@ import logging
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, TypeVar
 
 from prometheus_client import Histogram
 
@@ -27,6 +27,8 @@ from .policy.schedule import DecodeScheduler
 from .whisper import ShortWindowWhisper, WindowJob, WindowResult
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class EngineClient(Protocol):
@@ -81,6 +83,11 @@ class SpeechEngine:
 
     def drop(self, client: EngineClient) -> None:
         self.scheduler.drop(client)
+
+    async def run_cpu(self, fn: Callable[..., T], *args: Any) -> T:
+        """Other CPU-heavy work of a session (a speaker embedding: tens of ms) in the engine's bounded
+        pool, off the event loop; a decode dispatched meanwhile waits for a thread at most that long."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     def _dispatch(self) -> None:
         while self._running < self.workers and self.scheduler.depth:

@@ -146,6 +146,11 @@ class TranscriptFinal(Event):
     utterance they belong to (1, 2, ... per speech stream) and ``utterance_end``
     marks its last commit, so consumers can group fragments into what was said.
     ``language`` is the ISO code the recogniser transcribed in.
+
+    ``speaker`` ("S1", "S2", ...) says who spoke, from their voice, when speaker labels are on
+    (``--speakers``); ``speaker_name`` is the name that speaker gave themselves ("I'm Tom"), once
+    they did.  The label of an utterance's last final (``utterance_end``) holds for all of it;
+    earlier finals carry the best match so far ("" while it is not known).
     """
 
     type: ClassVar[str] = "transcript.final"
@@ -156,6 +161,8 @@ class TranscriptFinal(Event):
     utterance: int = 0
     utterance_end: bool = False
     language: str = ""
+    speaker: str = ""
+    speaker_name: str = ""
 
 
 # --- language model ----------------------------------------------------------

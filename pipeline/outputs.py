@@ -64,7 +64,10 @@ class TextOutput:
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, TranscriptFinal):
-            done = self._utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
+            done = self._utterances.add(
+                event.text, event.start, event.end, event.utterance, event.utterance_end,
+                event.speaker_name or event.speaker,
+            )
             self._print_paragraphs(done)
             self._show_speaking("")
         elif isinstance(event, TranscriptPartial):
@@ -114,7 +117,8 @@ class TextOutput:
 
     def _print_paragraphs(self, utterances: list[Utterance]) -> None:
         for utterance in utterances:
-            self._print(f"[{clock(utterance.start)}] {utterance.text}")
+            who = f"{utterance.speaker}: " if utterance.speaker else ""
+            self._print(f"[{clock(utterance.start)}] {who}{utterance.text}")
 
     def _show_speaking(self, tentative: str) -> None:
         """The open utterance so far, and the tentative tail after it in grey."""

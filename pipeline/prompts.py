@@ -8,7 +8,9 @@ SYSTEM_PROMPT = (
     "You are streamtwin, a live assistant following a meeting or stream as it happens. "
     "The user message holds the transcript so far and grows with every call. Each line starts with its media "
     "time in seconds; lines marked (seen) describe what the camera shows and lines marked (assistant) are your "
-    "own earlier remarks. Speech recognition makes mistakes: read through them. The message ends with a task. "
+    "own earlier remarks. A line may name its speaker (\"Tom: ...\", or \"S2: ...\" for a voice that has not "
+    "given a name): then I, me and my in that line mean that speaker, so \"Tom: I will send the report\" makes "
+    "Tom the owner. Speech recognition makes mistakes: read through them. The message ends with a task. "
     "A comment points out what is new and important in the latest lines: a decision, an action item and its "
     "owner, an open question. An answer is direct, at most three sentences, from what was said. "
     "Never invent names, dates or tasks."
@@ -23,7 +25,8 @@ RETRY_INSTRUCTION = "Your previous answer was not used ({problem}). Answer again
 TWIN_INSTRUCTION = (
     "Update the twin state above from the whole transcript. Reply with the complete JSON object only, with the keys "
     'people [{name, role}], action_items [{id, text, owner, due}] (keep the id of an item you update; owner is a '
-    'person named in the transcript or "unassigned"; due as said, "" when not said; when someone corrects an owner '
+    'person named in the transcript (the named speaker of an "I will ..." line too; a label such as S2 is no '
+    'name) or "unassigned"; due as said, "" when not said; when someone corrects an owner '
     "or a date, the item takes the correction), decisions, open_questions, topics, scene {description, updated_at} "
     "(what the camera shows, from the (seen) lines), summary (where the session stands, in two or three "
     "sentences). Keep what is still true; add only what the transcript supports."

@@ -33,6 +33,7 @@ from .events import (
 )
 from .ingest import AudioChunk, IngestError, MediaReader, VideoItem
 from .policy.utterances import UtteranceGrouper
+from .speakers import SpeakerStage, speakers_enabled
 from .speech import SpeechStage
 from .vision import VisionStage
 
@@ -56,7 +57,11 @@ class Session:
         self.source = source
         self.realtime = realtime
         self.bus = EventBus(self.id)
-        self.speech = SpeechStage(config, self.bus.emit, load_engine(config), wait_for_decodes=not realtime)
+        engine = load_engine(config)
+        # Speaker labels sit between the speech stage and the bus: finals leave with their speaker.
+        self.speakers = SpeakerStage(config, self.bus.emit, engine.run_cpu) if speakers_enabled(config) else None
+        speech_out = self.speakers.relay if self.speakers is not None else self.bus.emit
+        self.speech = SpeechStage(config, speech_out, engine, wait_for_decodes=not realtime)
         self.vision = VisionStage(config, self.bus.emit) if config.vision else None
         self.backend = backend
         # The assistant reads keyframes through a hook: it never depends on the stage itself.
@@ -95,6 +100,7 @@ class Session:
                     "language": self.speech.language,
                     "llm": getattr(self.backend, "name", "none"),
                     "llm_model": getattr(self.backend, "model", ""),
+                    "speakers": "voice" if self.speakers is not None else "off",
                 },
                 media_time=0.0,
             )
@@ -109,6 +115,8 @@ class Session:
 
     async def push_audio(self, samples: np.ndarray) -> None:
         """16 kHz mono float32, in order."""
+        if self.speakers is not None:
+            self.speakers.push(samples)  # first: the finals this audio brings refer to it
         await self.speech.push(samples)
 
     def push_video(self, frame: av.VideoFrame | np.ndarray, media_time: float) -> None:
@@ -133,6 +141,9 @@ class Session:
         self._ended = True
         await self.speech.finish()
         self.speech.close()
+        if self.speakers is not None:
+            await self.speakers.drain()
+            self.speakers.close()
         if self.assistant is not None:
             drain_s = self.config.llm_drain_s if drain_s is None else drain_s
             if not await self.assistant.drain(drain_s):
@@ -146,6 +157,11 @@ class Session:
             "rtf": round(self.speech.decode_seconds / audio_s, 4) if audio_s else None,
             "decodes": self.speech.decodes,
         }
+        if self.speakers is not None:
+            stats["speakers"] = len(self.speakers.clusters.speakers)
+            stats["speaker_embed_s"] = round(self.speakers.embed_seconds, 3)
+            holds = sorted(self.speakers.holds)
+            stats["speaker_hold_p90_s"] = round(holds[int(0.9 * (len(holds) - 1))], 3) if holds else None
         self.bus.emit(SessionEnded(stats=stats, media_time=round(audio_s, 3)))
         return stats
 

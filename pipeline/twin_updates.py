@@ -51,8 +51,11 @@ class TwinUpdater:
         self.verifier = Verifier()
         self.rules = RuleExtractor()
 
-    def add(self, utterance: str) -> None:
-        self.rules.add(utterance)
+    def add(self, utterance: str, speaker: str = "") -> None:
+        self.rules.add(utterance, speaker)
+
+    def rename(self, label: str, name: str) -> None:
+        self.rules.rename(label, name)
 
     def freshest(self) -> dict[str, Any]:
         """The twin with what the rules found since its last update (grounded): for answers,

@@ -265,6 +265,36 @@ SPEECH = [
         language="es",
         extra={"description": "short Spanish team meeting, 2 speakers (Spain and Latin American voices), espeak-ng -s 140"},
     ),
+    # Speaker turns on one microphone (issue 14): three voices that a speaker encoder tells apart (en-us and en-gb
+    # would merge), each naming themselves once, and "I will ..." items whose owner is only the voice saying them.
+    Script(
+        "shared_mic", {"David": "en-us", "Tom": "en+m7", "Priya": "en-us+f3"}, 150,
+        [
+            ("David", "Good morning, this is David speaking. Let's go through the launch plan for the new app."),
+            ("Priya", "My name is Priya. The payment screen is finished, but some tests are still failing."),
+            ("Tom", "Hi, I'm Tom. I will fix the failing tests by Wednesday."),
+            ("David", "Thanks. What about the store listing?"),
+            ("Priya", "I will write the text for the store listing tomorrow morning."),
+            ("Tom", "We also need new pictures of the app for the listing."),
+            ("David", "Okay. I will make the pictures on Friday."),
+            ("Priya", "Good. Then we can launch the app next week."),
+            ("Tom", "Sounds good to me."),
+            ("David", "Assistant, who will fix the failing tests?"),
+        ],
+        # Pauses of 0.5 s or more: a shorter one (the 0.4 s that ends an utterance) can join two turns into
+        # one utterance, which gets one label (README, "Who said what").
+        [0.6, 0.5, 0.7, 0.55, 0.8, 0.5, 0.6, 0.65, 0.7],
+        extra={
+            "description": "shared microphone, 3 speakers who name themselves (en-us, en+m7, en-us+f3), espeak-ng -s 150",
+            "facts": {
+                "action_items": [
+                    {"owner": "Tom", "task": "fix the failing tests", "due": "Wednesday"},
+                    {"owner": "Priya", "task": "write the text for the store listing", "due": "tomorrow morning"},
+                    {"owner": "David", "task": "make the pictures", "due": "Friday"},
+                ],
+            },
+        },
+    ),
 ]
 
 

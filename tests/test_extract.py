@@ -72,3 +72,26 @@ def test_a_name_said_on_its_own_owns_the_request_that_follows():
     assert draft["action_items"] == [
         {"text": "check my if the name fridge chef is free", "owner": "Chris", "due": "Friday"}
     ]
+
+
+def test_i_will_belongs_to_the_voice_that_said_it_when_speakers_are_labelled():
+    rules = RuleExtractor()
+    rules.add("Good morning, this is Dan speaking.", "Dan")
+    rules.add("I will fix the failing tests by Wednesday.", "Tom")
+    rules.add("I will write the store listing tomorrow morning.", "S2")
+    rules.add("Okay. I will make the pictures on Friday.")  # no label: nobody had the floor
+    owners = {item["text"]: item["owner"] for item in rules.draft()["action_items"]}
+    assert owners == {
+        "fix the failing tests": "Tom",
+        "write the store listing": "unassigned",  # S2's: a label is no person, until the voice says its name
+        "make the pictures": "unassigned",
+    }
+    rules.rename("S2", "Priya")  # the voice S2 said "Priya here" later
+    assert {i["owner"] for i in rules.draft()["action_items"]} == {"Tom", "Priya", "unassigned"}
+
+
+def test_an_unnamed_voice_yields_to_the_person_given_the_floor():
+    rules = RuleExtractor()
+    rules.add("Good morning. Tom, you go first.", "S1")
+    rules.add("I will fix the password reset bug by Wednesday.", "S2")  # a voice, not a name: Tom had the floor
+    assert [(i["text"], i["owner"]) for i in rules.draft()["action_items"]] == [("fix the password reset bug", "Tom")]

@@ -67,6 +67,16 @@ def utterances(events) -> list[tuple[float, str]]:
     return [(parts[0].start, " ".join(" ".join(p.text.split()) for p in parts)) for parts in grouped.values()]
 
 
+def speakers(events) -> list[str]:
+    """The label each utterance with text ends with (its last labelled final's)."""
+    who: dict[int, str] = {}
+    for final in finals_of(events):
+        if final.speaker:
+            who[final.utterance] = final.speaker_name or final.speaker
+    said = dict.fromkeys(f.utterance for f in finals_of(events) if f.text.strip())
+    return [who.get(u, "") for u in said]
+
+
 def check_cue_layout(cues: list[tuple[timedelta, timedelta, list[str]]]) -> None:
     assert cues
     for start, end, lines in cues:
@@ -140,9 +150,22 @@ def test_markdown_escapes_what_was_said():
 
 def test_terminal_view_prints_a_paragraph_per_utterance(meeting_events):
     printed = render(TextOutput, meeting_events, io.StringIO(), live=False).splitlines()
+    who = speakers(meeting_events)
+    assert all(who)  # speaker labels are on by default: every paragraph names its voice
     assert [line for line in printed if line.startswith("[")] == [
-        f"[{clock(start)}] {said}" for start, said in utterances(meeting_events)
+        f"[{clock(start)}] {speaker}: {said}" for (start, said), speaker in zip(utterances(meeting_events), who)
     ]
+
+
+def test_terminal_view_names_the_speaker_once_the_voice_gave_a_name():
+    finals = [
+        TranscriptFinal(text="Priya here.", start=0.5, end=1.4, utterance=1, speaker="S2"),
+        TranscriptFinal(text="Tests fail.", start=1.5, end=2.4, utterance=1, utterance_end=True, speaker="S1",
+                        speaker_name="Priya"),
+        TranscriptFinal(text="Fixed.", start=3.0, end=3.5, utterance=2, utterance_end=True),
+    ]
+    printed = render(TextOutput, [*finals, SessionEnded()], io.StringIO(), live=False).splitlines()
+    assert printed[:2] == ["[00:00] Priya: Priya here. Tests fail.", "[00:03] Fixed."]
 
 
 def test_terminal_live_line_continues_the_utterance_with_the_partial_in_grey(meeting_events):

@@ -49,3 +49,11 @@ def test_keys_count_utterances_in_order_and_empty_finals_only_close():
     grouper.add("Two", 2.0, 3.0, utterance=5)
     second = grouper.add("", 3.0, 3.0, utterance=5, utterance_end=True)
     assert [u.key for u in first + second] == [1, 2] and texts(second) == ["Two"]
+
+
+def test_an_utterance_takes_the_speaker_of_its_last_final():
+    grouper = UtteranceGrouper()
+    grouper.add("I will fix", 0.0, 1.0, utterance=1, speaker="S2")  # the best match so far
+    done = grouper.add("the tests.", 1.0, 2.0, utterance=1, utterance_end=True, speaker="Tom")  # the label
+    assert (done[0].text, done[0].speaker) == ("I will fix the tests.", "Tom")
+    assert grouper.add("Good.", 3.0, 3.5, utterance=2, utterance_end=True)[0].speaker == ""

@@ -56,8 +56,10 @@ export class TranscriptView {
         }
         this.tentative.remove();
         this.current.append(' ', el('span', text, 'final'));
+        this.label(this.current, event);
         this.announce(text);
       }
+      else if (this.current?.dataset.key === String(this.grouper.lastKey)) this.label(this.current, event);
       if (!this.grouper.open) this.closeParagraph();
       this.showPartial('');
     });
@@ -85,6 +87,20 @@ export class TranscriptView {
     const time = paragraph.querySelector('time');
     time.textContent = clock(start);
     time.dateTime = `PT${Math.max(0, Math.floor(start))}S`;
+  }
+
+  // Who spoke (speaker labels on): the latest final's label, so the utterance's last one holds; a
+  // colour per voice (S1, S2, ...), the name once the voice gave one.
+  label(paragraph, event) {
+    if (!event.speaker) return;
+    let tag = paragraph.querySelector('.speaker');
+    if (!tag) {
+      tag = el('b', '', 'speaker');
+      paragraph.querySelector('time').after(' ', tag);
+    }
+    tag.textContent = event.speaker_name || event.speaker;
+    tag.title = event.speaker;
+    tag.dataset.voice = String((Number(event.speaker.replace(/\D/g, '')) - 1) % 8 + 1);
   }
 
   showPartial(text) {

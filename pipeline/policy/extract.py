@@ -7,8 +7,9 @@ Thursday".  This extractor reads utterances in order and keeps a draft of people
 action items, decisions and open questions built only from such phrasings, so
 every entry quotes what was said.  It is the twin of ``--llm none``, and with a
 model its entries join the model's (the model adds what is said less explicitly).
-It does not know who is speaking (there are no speaker labels yet): "I will ..."
-gets the person addressed just before, or the one thanked just after, else no owner.
+"I will ..." belongs to the speaker when the utterance comes with one (speaker labels:
+a name the voice gave, or "S2" before it gave one); without labels it gets the person
+addressed just before, or the one thanked just after, else no owner.
 
 Plain class: no I/O, no clock.
 """
@@ -71,6 +72,14 @@ _CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\
 _DO_THAT = re.compile(r"\b(?:do|does|take|takes)\s+(?:that|it|this)\b", re.IGNORECASE)
 
 
+_VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
+
+
+def is_voice_label(speaker: str) -> bool:
+    """"S2": a voice that has not said its name (a name, or "", is not)."""
+    return bool(_VOICE_LABEL.match(speaker))
+
+
 def _sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
 
@@ -116,10 +125,12 @@ class RuleExtractor:
     _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
     _called_at: int = -1
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
+    _speaker: str = ""  # who said the current utterance ("" without speaker labels)
 
-    def add(self, text: str) -> None:
-        """One utterance, in order."""
+    def add(self, text: str, speaker: str = "") -> None:
+        """One utterance, in order; ``speaker`` says who said it, when speaker labels are on."""
         self._utterances += 1
+        self._speaker = speaker
         self._thanks(text)
         for sentence in _sentences(text):
             self._people(sentence)
@@ -130,11 +141,24 @@ class RuleExtractor:
             self._decision(sentence)
             self._open_question(sentence)
 
+    def rename(self, label: str, name: str) -> None:
+        """A voice labelled ``label`` ("S2") gave its name: what it took on is that person's."""
+        for item in self.items:
+            if item.owner == label:
+                item.owner = name
+        if self._speaker == label:
+            self._speaker = name
+
     def draft(self) -> dict[str, Any]:
         """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
         return {
             "people": [{"name": name} for name in self.people],
-            "action_items": [{"text": i.text, "owner": i.owner or UNASSIGNED, "due": i.due} for i in self.items],
+            # A voice's label ("S2") is no person: its tasks show as unassigned until the voice gives its name.
+            "action_items": [
+                {"text": i.text, "owner": UNASSIGNED if not i.owner or _VOICE_LABEL.match(i.owner) else i.owner,
+                 "due": i.due}
+                for i in self.items
+            ],
             "decisions": list(self.decisions),
             "open_questions": list(self.open_questions),
         }
@@ -197,11 +221,14 @@ class RuleExtractor:
             self._item(everyone.group("task"), "", sentence)
             return
         mine = _FIRST_PERSON.search(sentence)
+        if mine and self._speaker and not _VOICE_LABEL.match(self._speaker):
+            self._item(mine.group("task"), self._speaker, sentence)  # the named voice that said it: no guess
+            return
         if mine:
             # "Yes, I will book the studio by Tuesday.": the person just asked, confirming;
-            # otherwise the person who was given the floor.
+            # otherwise the person who was given the floor; else the voice's label ("S2") if there is one.
             owner = self._addressed if self._confirms(mine.group("task")) else self._floor
-            self._item(mine.group("task"), owner, sentence, first_person=True)
+            self._item(mine.group("task"), owner or self._speaker, sentence, first_person=True)
             return
         done_by = _DONE_BY.search(sentence)
         last = self.items[-1] if self.items else None

@@ -22,6 +22,7 @@ class Utterance:
     start: float
     end: float
     fragments: int
+    speaker: str = ""  # who said it ("Tom", or "S2" before the voice gave a name): the label of its last final
 
 
 @dataclass
@@ -31,9 +32,10 @@ class _Open:
     start: float
     end: float
     parts: list[str] = field(default_factory=list)
+    speaker: str = ""
 
     def close(self) -> Utterance:
-        return Utterance(self.key, " ".join(self.parts), self.start, self.end, len(self.parts))
+        return Utterance(self.key, " ".join(self.parts), self.start, self.end, len(self.parts), self.speaker)
 
 
 class UtteranceGrouper:
@@ -50,9 +52,12 @@ class UtteranceGrouper:
         return " ".join(self._open.parts) if self._open is not None else ""
 
     def add(
-        self, text: str, start: float, end: float, utterance: int = 0, utterance_end: bool = False
+        self, text: str, start: float, end: float, utterance: int = 0, utterance_end: bool = False, speaker: str = ""
     ) -> list[Utterance]:
-        """One final; returns the utterances it completed (before it, and its own if it ended one)."""
+        """One final; returns the utterances it completed (before it, and its own if it ended one).
+
+        ``speaker`` is the final's label (its ``speaker_name`` or ``speaker``); a later final's label
+        replaces an earlier one's, so the utterance takes its last final's, which holds for all of it."""
         text = " ".join(text.split())
         done: list[Utterance] = []
         if self._open is not None and self._starts_new(start, utterance):
@@ -64,6 +69,8 @@ class UtteranceGrouper:
             self._open.parts.append(text)
             self.last_key = self._open.key
             self._open.end = max(self._open.end, end)
+        if speaker and self._open is not None:
+            self._open.speaker = speaker
         ends = utterance_end if utterance > 0 else text.endswith("?")
         if ends and self._open is not None:
             done.append(self._close())

@@ -1,0 +1,292 @@
+"""Speaker labels: the numpy port of resemblyzer's encoder against resemblyzer itself, and the stage
+that labels finals (order kept, the utterance end waits for its label, names follow)."""
+
+import asyncio
+import json
+import pickle
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline import voice_encoder as ve
+from pipeline.config import Config
+from pipeline.events import TranscriptFinal, TranscriptPartial
+from pipeline.speakers import SpeakerStage, speakers_enabled
+
+SAMPLES = Path(__file__).parent.parent / "samples"
+REFERENCE = Path(__file__).parent / "data" / "speaker_reference.json"
+
+
+def read_wav(name: str) -> np.ndarray:
+    with wave.open(str(SAMPLES / name)) as f:
+        return np.frombuffer(f.readframes(f.getnframes()), dtype="<i2").astype(np.float32) / 32768
+
+
+# --- the encoder ------------------------------------------------------------------------------------
+
+
+def test_weights_load_with_pickle_alone():
+    weights = ve.load_weights()
+    assert weights["lstm.weight_ih_l0"].shape == (1024, 40)
+    assert weights["lstm.weight_hh_l2"].shape == (1024, 256)
+    assert weights["linear.weight"].shape == (256, 256)
+    assert all(w.dtype == np.float32 and np.isfinite(w).all() for w in weights.values())
+    assert "torch" not in sys.modules
+
+
+def test_the_encoder_matches_resemblyzer_itself():
+    """tests/data/speaker_reference.json was computed by resemblyzer 0.1.4 on torch (see make_speaker_reference.py)."""
+    reference = json.loads(REFERENCE.read_text())
+    wav = read_wav(Path(reference["sample"]).name)
+    encoder = ve.shared_encoder()
+    for name, span in reference["spans"].items():
+        piece = wav[int(span["start"] * 16000) : int(span["end"] * 16000)]
+        ours = encoder.embed_utterance(piece)
+        theirs = np.array(span["embedding"], dtype=np.float32)
+        assert len(ve.partial_starts(len(piece))) == span["partials"], name
+        assert float(ours @ theirs) > 0.99999, name
+        assert np.abs(ours - theirs).max() < 1e-5, name
+
+
+def test_any_run_of_mel_frames_equals_the_whole():
+    wav = read_wav("shared_mic.wav")[8000:40000]
+    whole = ve.mel_frames(wav, 0, 1 + len(wav) // ve.HOP)
+    assert whole.shape == (201, 40)
+    assert np.allclose(ve.mel_frames(wav, 77, 100), whole[77:177], rtol=1e-5, atol=1e-8)
+
+
+def test_partials_follow_resemblyzer_layout():
+    assert ve.partial_starts(16000) == [0]  # shorter than a partial: one, padded
+    assert ve.partial_starts(int(1.9 * 16000)) == [0]  # the second would be covered 71%: dropped
+    assert ve.partial_starts(int(2.0 * 16000)) == [0, 77]  # 77%: kept, padded
+    assert ve.partial_starts(int(3.0 * 16000)) == [0, 77, 154]
+    assert ve.complete_partials(int(1.0 * 16000)) == []
+    assert ve.complete_partials(int(3.0 * 16000)) == [0, 77]
+
+
+def test_the_checkpoint_reader_refuses_other_globals(tmp_path):
+    bad = tmp_path / "bad.pt"
+    with open(bad, "wb") as f:
+        for head in (0x1950A86A20F9469CFC6C, 1001, {"little_endian": True}):
+            pickle.dump(head, f)
+        pickle.dump(print, f)  # builtins.print: not a tensor, not a dict
+    with pytest.raises(pickle.UnpicklingError):
+        ve.load_weights(bad)
+
+
+def test_speakers_option():
+    assert speakers_enabled(Config(speakers="voice"))
+    assert speakers_enabled(Config(speakers="auto"))  # installed here (requirements-models.txt)
+    assert not speakers_enabled(Config(speakers="off"))
+    with pytest.raises(ValueError):
+        speakers_enabled(Config(speakers="loud"))
+
+
+# --- the stage, with a fake encoder: a constant tone per "voice" -----------------------------------
+
+
+class ToneEncoder:
+    """Embeds a partial by the level of the audio in it: 0.1, 0.2, 0.3 are three voices."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[int]] = []
+
+    def embed_partials(self, wav: np.ndarray, starts: list[int]) -> np.ndarray:
+        self.calls.append(list(starts))
+        out = []
+        for start in starts:
+            level = float(np.abs(wav[start * ve.HOP : start * ve.HOP + 1600]).mean()) if len(wav) else 0.0
+            vector = np.zeros(256, dtype=np.float32)
+            vector[int(round(level * 10)) % 256] = 1.0
+            out.append(vector)
+        return np.array(out)
+
+
+async def inline(fn, *args):
+    await asyncio.sleep(0)  # a turn of the loop, as a pool would take
+    return fn(*args)
+
+
+def final(text, start, end, utterance, last=False):
+    return TranscriptFinal(text=text, start=start, end=end, words=[[text.split()[0], start, end]],
+                           utterance=utterance, utterance_end=last)
+
+
+async def test_the_stage_labels_utterances_and_keeps_the_order():
+    emitted = []
+    encoder = ToneEncoder()
+    stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: encoder)
+    levels = [0.1, 0.2, 0.1, 0.3]  # four turns of 3 s, three voices
+    for turn, level in enumerate(levels):
+        stage.push(np.full(48000, level, dtype=np.float32))
+        start = turn * 3.0
+        stage.relay(final("Hi, I'm Tom." if turn == 1 else "Some words", start, start + 2.5, turn + 1))
+        stage.relay(final("and more.", start + 2.5, start + 2.9, turn + 1, last=True))
+        stage.relay(TranscriptPartial(text="next", start=start + 3.0))  # waits behind the held end
+        await asyncio.sleep(0)
+    await stage.drain()
+    kinds = [(type(e).__name__, getattr(e, "utterance", None)) for e in emitted]
+    expected = []
+    for turn in range(4):
+        expected += [("TranscriptFinal", turn + 1), ("TranscriptFinal", turn + 1), ("TranscriptPartial", None)]
+    assert kinds == expected
+    ends = [e for e in emitted if isinstance(e, TranscriptFinal) and e.utterance_end]
+    assert [e.speaker for e in ends] == ["S1", "S2", "S1", "S3"]
+    assert [e.speaker_name for e in ends] == ["", "Tom", "", ""]
+    # A final in the middle of an utterance carries the best match of what was embedded before it.
+    middles = [e for e in emitted if isinstance(e, TranscriptFinal) and not e.utterance_end]
+    assert middles[0].speaker == ""  # nobody yet
+    assert all(call for call in encoder.calls)
+    assert len(stage.clusters.speakers) == 3
+
+
+async def test_a_held_end_holds_what_follows_until_it_is_labelled():
+    emitted = []
+    gate = asyncio.Event()
+
+    async def slow(fn, *args):
+        await gate.wait()
+        return fn(*args)
+
+    stage = SpeakerStage(Config(), emitted.append, slow, encoder=ToneEncoder)
+    stage.push(np.full(48000, 0.1, dtype=np.float32))
+    stage.relay(final("Hello there.", 0.0, 2.5, 1, last=True))
+    stage.relay(TranscriptPartial(text="and", start=2.6))
+    await asyncio.sleep(0.01)
+    assert emitted == []
+    gate.set()
+    await stage.drain()
+    assert [type(e).__name__ for e in emitted] == ["TranscriptFinal", "TranscriptPartial"]
+    assert emitted[0].speaker == "S1"
+
+
+async def test_close_lets_held_events_go_unlabelled():
+    emitted = []
+    never = asyncio.Event()
+
+    async def stuck(fn, *args):
+        await never.wait()
+
+    stage = SpeakerStage(Config(), emitted.append, stuck, encoder=ToneEncoder)
+    stage.push(np.full(16000, 0.1, dtype=np.float32))
+    stage.relay(final("Hello.", 0.0, 0.8, 1, last=True))
+    stage.close()
+    assert len(emitted) == 1 and emitted[0].speaker == ""
+    stage.relay(TranscriptPartial(text="x", start=1.0))
+    assert len(emitted) == 2
+
+
+async def test_a_failed_embedding_leaves_its_utterance_unlabelled_and_labelling_goes_on():
+    emitted = []
+    calls = []
+
+    async def flaky(fn, *args):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("no memory")
+        return fn(*args)
+
+    stage = SpeakerStage(Config(), emitted.append, flaky, encoder=ToneEncoder)
+    stage.push(np.full(96000, 0.1, dtype=np.float32))
+    stage.relay(final("One.", 0.0, 2.5, 1, last=True))
+    stage.relay(final("Two.", 3.0, 5.5, 2, last=True))
+    await stage.drain()
+    assert [e.speaker for e in emitted] == ["", "S1"]
+
+
+def test_old_audio_is_trimmed():
+    stage = SpeakerStage(Config(), lambda e: None, inline, encoder=ToneEncoder)
+    for _ in range(100):
+        stage.push(np.zeros(16000, dtype=np.float32))
+    assert len(stage._audio) <= 32 * 16000
+
+
+# --- the real encoder on the shared-microphone sample ------------------------------------------------
+
+
+async def test_three_voices_on_one_microphone_get_three_labels_and_their_names():
+    """samples/shared_mic.wav at its true turns (en-us, en+m7, en-us+f3): three labels, one per voice."""
+    meta = json.loads((SAMPLES / "shared_mic.json").read_text())
+    wav = read_wav("shared_mic.wav")
+    emitted = []
+
+    async def run_cpu(fn, *args):
+        return await asyncio.to_thread(fn, *args)
+
+    stage = SpeakerStage(Config(), emitted.append, run_cpu)
+    pushed = 0
+    for k, turn in enumerate(meta["turns"]):
+        end = int(turn["end"] * 16000) + 6400
+        stage.push(wav[pushed:end])
+        pushed = end
+        middle = (turn["start"] + turn["end"]) / 2
+        stage.relay(final(turn["text"], turn["start"], middle, k + 1))
+        stage.relay(final("...", middle, turn["end"], k + 1, last=True))
+    await stage.drain()
+    ends = [e for e in emitted if isinstance(e, TranscriptFinal) and e.utterance_end]
+    truth = [turn["speaker"] for turn in meta["turns"]]
+    mapping = dict(zip(truth, (e.speaker for e in ends)))
+    assert len(set(mapping.values())) == 3, [e.speaker for e in ends]
+    assert [e.speaker for e in ends] == [mapping[who] for who in truth]
+    assert {e.speaker_name for e in ends if e.speaker_name} == {"David", "Priya", "Tom"}
+    assert all(e.speaker_name == who for e, who in zip(ends, truth))
+
+
+def test_the_encoder_keeps_numpys_blas_to_one_thread():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    ve.shared_encoder()
+    numpy_blas = [i for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas" and "numpy" in i["filepath"]]
+    assert numpy_blas and all(i["num_threads"] == 1 for i in numpy_blas)
+
+
+# --- the whole pipeline: speech, labels, names and owners ------------------------------------------------
+
+
+async def test_a_shared_microphone_through_the_pipeline_gets_three_labels_names_and_owners():
+    """shared_mic.wav through Whisper and the speaker stage: >= 90% of words under the right label, three
+    labels named David, Priya and Tom, and each "I will ..." owned by whoever said it (the rules' twin)."""
+    import jsonpatch
+
+    import pipeline
+    from bench.speakers import attribution, true_speaker
+
+    turns = json.loads((SAMPLES / "shared_mic.json").read_text())["turns"]
+    finals, state = [], {}
+    async for event in pipeline.stream(str(SAMPLES / "shared_mic.wav"), realtime=False, llm="none", vision=False,
+                                       speakers="voice", twin_without_llm=True):
+        if isinstance(event, TranscriptFinal):
+            finals.append(event)
+        elif isinstance(event, pipeline.TwinState):
+            state = event.state
+        elif isinstance(event, pipeline.TwinPatch):
+            state = jsonpatch.apply_patch(state, event.patch)
+    label_of = {f.utterance: (f.speaker, f.speaker_name) for f in finals if f.utterance_end}
+    assert len({label for label, _ in label_of.values()}) == 3, label_of
+    words = [(label_of[f.utterance][0], true_speaker(turns, (w[1] + w[2]) / 2)) for f in finals for w in f.words]
+    share, mapping = attribution(words)
+    assert share >= 0.9, (share, mapping)
+    names = {label: name for label, name in label_of.values() if name}
+    assert {mapping[label]: name for label, name in names.items()} == {"David": "David", "Priya": "Priya", "Tom": "Tom"}
+    owners = {item["owner"] for item in state.get("action_items", [])}
+    assert {"David", "Priya", "Tom"} <= owners, state.get("action_items")
+
+
+def test_speakers_voice_without_the_package_is_one_line_on_stderr(tmp_path):
+    """--speakers voice needs resemblyzer; with it hidden, the CLI exits 1 with one line, no traceback."""
+    import subprocess
+
+    hide = tmp_path / "resemblyzer"
+    hide.mkdir()
+    (hide / "__init__.py").write_text("")  # a package without pretrained.pt, first on the path
+    env = {**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{Path(__file__).parent.parent}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "shared_mic.wav"), "--speakers", "voice",
+         "--llm", "none", "--asr-model", "tiny.en", "--format", "jsonl"],
+        capture_output=True, text=True, timeout=300, env=env,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()] and "resemblyzer" in done.stderr
+    assert "Traceback" not in done.stderr
