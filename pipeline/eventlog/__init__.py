@@ -1,0 +1,19 @@
+"""A session's event log and the session directory, behind one interface (:class:`EventStore`).
+
+Everything a viewer sees is an appended event with a seq; resume, replay and node failover are reads of
+this log.  Two implementations: :class:`~pipeline.eventlog.memory.MemoryStore` (one process, the embedded
+default) and :class:`~pipeline.eventlog.redis_store.RedisStore` (Redis Streams, many nodes).
+:class:`~pipeline.eventlog.writer.LogWriter` appends a node's events in order and rides out a store that
+is down.
+"""
+
+from .base import (
+    EventStore,
+    LogEntry,
+    SessionRecord,
+    StaleAppend,
+    StoreUnavailable,
+    StoreSettings,
+)
+
+__all__ = ["EventStore", "LogEntry", "SessionRecord", "StaleAppend", "StoreSettings", "StoreUnavailable"]

@@ -1,0 +1,107 @@
+"""A node's one writer to the event store: events in, appended in order, a store outage ridden out.
+
+:meth:`LogWriter.submit` is synchronous and never blocks (a bus subscriber calls it); one task appends
+what was submitted, oldest first.  The thinking (bounds, loss reports, backoff, "report once") is
+:class:`~pipeline.policy.logwrites.WriteQueue`; this class only does the I/O and tells the server
+through ``on_unavailable``/``on_recovered`` (it emits ``store_unavailable`` to its sessions and says
+``degraded`` on ``/healthz`` meanwhile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Callable
+
+from ..policy.logwrites import WriteQueue
+from .base import EventStore, LostEntries, StaleAppend, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+
+class LogWriter:
+    def __init__(
+        self,
+        store: EventStore,
+        queue: WriteQueue | None = None,
+        *,
+        on_unavailable: Callable[[str], None] = lambda reason: None,
+        on_recovered: Callable[[], None] = lambda: None,
+        clock: Callable[[], float] = time.time,
+    ):
+        self.store = store
+        self.queue = queue or WriteQueue()
+        self._on_unavailable = on_unavailable
+        self._on_recovered = on_recovered
+        self._clock = clock
+        self._written: dict[str, int] = {}  # per session: the seq this writer appended last
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._task = asyncio.ensure_future(self._run())
+
+    @property
+    def degraded(self) -> bool:
+        return self.queue.degraded
+
+    def submit(self, session: str, seq: int, data: bytes) -> None:
+        """Queue one event of ``session`` (seqs of a session in increasing order)."""
+        self.queue.push(session, seq, data)
+        self._idle.clear()
+        self._wake.set()
+
+    def forget(self, session: str) -> None:
+        """The session ended here: stop tracking what was written for it."""
+        self._written.pop(session, None)
+
+    async def flushed(self, timeout_s: float | None = None) -> bool:
+        """Wait until everything submitted is in the store; False if ``timeout_s`` ran out first."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout_s)
+        except TimeoutError:
+            return False
+        return True
+
+    async def close(self) -> None:
+        self._task.cancel()
+        try:
+            await self._task
+        except asyncio.CancelledError:
+            pass
+
+    async def _run(self) -> None:
+        while True:
+            now = self._clock()
+            write = self.queue.next(now)
+            if write is None:
+                if not self.queue.waiting:
+                    self._idle.set()
+                    self._wake.clear()
+                    await self._wake.wait()
+                else:  # backing off
+                    await asyncio.sleep(max(0.0, self.queue.retry_at - now))
+                continue
+            expect = None if write.report else self._written.get(write.session)
+            try:
+                await self.store.append(write.session, write.seq, write.data, expect=expect)
+            except StoreUnavailable as exc:
+                if self.queue.failed(self._clock()):
+                    log.warning("event store unavailable, buffering events: %s", exc)
+                    self._on_unavailable(str(exc))
+                continue
+            except LostEntries as exc:
+                log.warning("%s: reporting the lost events", exc)
+                self.queue.store_lost(write.session, exc.top + 1, exc.expected)
+                continue
+            except StaleAppend as exc:
+                log.warning("event store refused an event: %s", exc)
+                self.queue.refused()
+                continue
+            except Exception:
+                log.exception("appending to the event store failed")
+                self.queue.refused()
+                continue
+            self._written[write.session] = write.seq
+            if self.queue.written():
+                log.warning("event store reachable again; %d events waiting", self.queue.waiting)
+                self._on_recovered()

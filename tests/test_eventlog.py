@@ -1,0 +1,194 @@
+"""The event store, in memory and on a real redis-server: the same behaviour from both.
+
+Append/read/tail in order, refused appends, MAXLEN trimming seen by a resuming viewer as a gap, expiry
+after the end, a dead node's sessions marked lost (once) with ``node_lost`` and ``session.ended``
+appended, and exact resume across 100 forced reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+
+from pipeline.eventlog import EventStore, StaleAppend, StoreSettings
+from pipeline.eventlog.memory import MemoryStore
+from pipeline.eventlog.redis_store import RedisStore
+from pipeline.events import encode, from_json
+from pipeline.policy.resume import ResumeFeed
+from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def event(session: str, seq: int, text: str = "") -> bytes:
+    return encode({"v": 1, "type": "transcript.partial", "session": session, "seq": seq, "wall": 1000.0 + seq,
+                   "media_time": seq / 10, "text": text or f"word {seq}", "start": 0.0})
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def make_store(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator:  # type: ignore[no-untyped-def]
+    """A factory of stores on one backing (the same Redis for every store of a test)."""
+    stores: list[EventStore] = []
+    server = None
+    clock = Clock()
+    if request.param == "redis":
+        server = RedisServer(tmp_path)
+        server.start()
+    shared_memory: dict[str, MemoryStore] = {}
+
+    def make(**settings: float) -> EventStore:
+        config = StoreSettings(**settings)  # type: ignore[arg-type]
+        if server is not None:
+            store: EventStore = RedisStore(server.url, config)
+        else:  # one process: every "node" shares the same memory store
+            store = shared_memory.setdefault("store", MemoryStore(config, clock=clock))
+        stores.append(store)
+        return store
+
+    make.clock = clock  # type: ignore[attr-defined]
+    make.kind = request.param  # type: ignore[attr-defined]
+    yield make
+    for store in stores:
+        await store.close()
+    if server is not None:
+        server.kill()
+
+
+async def test_append_read_after_and_tail_in_order(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store()
+    seqs = [1, 2, 3, 5, 8, 13]  # merged deltas skip seqs
+    prevs = [await store.append("s1", seq, event("s1", seq)) for seq in seqs]
+    assert prevs == [0, 1, 2, 3, 5, 8]
+    entries = await store.read_after("s1", 2)
+    assert [(e.seq, e.prev) for e in entries] == [(3, 2), (5, 3), (8, 5), (13, 8)]
+    assert from_json(entries[0].data.decode()).seq == 3
+    assert [e.seq for e in await store.read_after("s1", 0, limit=2)] == [1, 2]
+    assert await store.read_after("s1", 13) == [] and await store.last_seq("s1") == 13
+    assert await store.read_after("other", 0) == [] and await store.last_seq("other") == 0
+
+    waiting = asyncio.ensure_future(store.tail("s1", 13, 10.0))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    await store.append("s1", 21, event("s1", 21))
+    assert [(e.seq, e.prev) for e in await waiting] == [(21, 13)]
+    assert await store.tail("s1", 21, 0.05) == []  # nothing new: returns after the timeout
+
+
+async def test_out_of_order_appends_are_refused_and_retries_are_not_added_twice(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store()
+    await store.append("s1", 2, event("s1", 2))
+    assert await store.append("s1", 4, event("s1", 4)) == 2
+    assert await store.append("s1", 4, event("s1", 4)) == 2  # a retry whose reply was lost: not added twice
+    assert [e.seq for e in await store.read_after("s1", 0)] == [2, 4]
+    with pytest.raises(StaleAppend):
+        await store.append("s1", 3, event("s1", 3))
+    await store.register("s1", "node-a", 1000.0)
+    await store.end("s1")
+    with pytest.raises(StaleAppend):
+        await store.append("s1", 5, event("s1", 5))
+    assert (await store.record("s1")).state == "ended"
+
+
+async def test_maxlen_trims_and_a_resume_before_the_trim_is_a_gap(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store(maxlen=50)
+    for seq in range(1, 201):
+        await store.append("s1", seq, event("s1", seq))
+    held = await store.read_after("s1", 0)
+    assert [e.seq for e in held] == list(range(151, 201))
+
+    late = ResumeFeed(120)
+    assert late.backlog(await store.read_after("s1", late.cursor)) == []
+    assert late.gap is not None and (late.gap.after, late.gap.oldest) == (120, 151)
+
+    recent = ResumeFeed(170)
+    out = recent.backlog(await store.read_after("s1", recent.cursor))
+    assert recent.gap is None and [from_json(d.decode()).seq for d in out] == list(range(171, 201))
+
+
+async def test_a_log_expires_after_the_session_ends(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store(expire_s=0.3)
+    await store.register("s1", "node-a", 1000.0)
+    await store.append("s1", 1, event("s1", 1))
+    await store.end("s1")
+    assert [e.seq for e in await store.read_after("s1", 0)] == [1]  # still readable after the end
+    assert (await store.record("s1")).state == "ended"
+    if make_store.kind == "memory":
+        make_store.clock.now += 0.31
+    else:  # Redis expires the keys itself
+        for _ in range(100):
+            if await store.record("s1") is None:
+                break
+            await asyncio.sleep(0.05)
+    assert await store.read_after("s1", 0) == [] and await store.record("s1") is None
+
+
+async def test_a_dead_nodes_sessions_are_lost_once_with_node_lost_then_session_ended(make_store) -> None:  # type: ignore[no-untyped-def]
+    node_a, node_b, node_c = make_store(node_expiry_s=10.0), make_store(node_expiry_s=10.0), make_store(node_expiry_s=10.0)
+    await node_a.register("s1", "a", 1000.0)
+    await node_b.register("s2", "b", 1000.0)
+    for seq in (1, 2, 3):
+        await node_a.append("s1", seq, event("s1", seq))
+    await node_a.heartbeat("a", 1000.0)
+    await node_b.heartbeat("b", 1000.0)
+    assert await node_b.reap_lost(1009.0) == []  # within the expiry
+    await node_b.heartbeat("b", 1010.0)  # b lives on, a stopped at 1000
+    reaped = await asyncio.gather(node_b.reap_lost(1011.0), node_c.reap_lost(1011.0))
+    assert sorted(reaped, key=len) == [[], ["s1"]]  # exactly one node marks it
+
+    tail = [json.loads(e.data) for e in await node_c.read_after("s1", 0)]
+    assert [(e["seq"], e["type"]) for e in tail] == [(1, "transcript.partial"), (2, "transcript.partial"),
+                                                      (3, "transcript.partial"), (4, "error"), (5, "session.ended")]
+    assert tail[3]["code"] == "node_lost" and tail[3]["fatal"] is True
+    from_json(json.dumps(tail[4]))  # valid events of the schema
+    assert (await node_c.record("s1")).state == "lost"
+    assert [r.id for r in await node_c.live_sessions()] == ["s2"]
+    with pytest.raises(StaleAppend):  # node a comes back from the dead: its appends are refused
+        await node_a.append("s1", 4, event("s1", 4))
+
+
+async def test_resume_is_exact_across_100_forced_reconnects(make_store) -> None:  # type: ignore[no-untyped-def]
+    """A publisher appends 1,500 events (seqs skip like merged deltas) while a viewer reconnects 100 times,
+    each time on a new connection (a new store object: for Redis, a new client), resuming from the last seq it
+    got: backlog, then the live tail.  It must get every event once, in order."""
+    writer = make_store()
+    seqs = [seq for seq in range(1, 2001) if seq % 4]  # 1500 events
+    done = asyncio.Event()
+
+    async def publish() -> None:
+        for number, seq in enumerate(seqs):
+            await writer.append("s1", seq, event("s1", seq))
+            if number % 15 == 0:
+                await asyncio.sleep(0)  # let the viewer in
+        done.set()
+
+    received: list[int] = []
+    publisher = asyncio.ensure_future(publish())
+    reconnects = 0
+    while reconnects < 100 or not done.is_set() or (received and received[-1] != seqs[-1]):
+        reader = make_store() if make_store.kind == "redis" else writer
+        feed = ResumeFeed(received[-1] if received else 0)
+        batches = 0
+        while feed.needs_backlog:
+            page = await reader.read_after("s1", feed.cursor, limit=100)
+            received += [from_json(d.decode()).seq for d in feed.backlog(page, complete=len(page) < 100)]
+        while batches < 3:  # then live for a while, and the connection drops
+            entries = await reader.tail("s1", feed.cursor, 0.01)
+            for entry in entries:
+                received += [from_json(d.decode()).seq for d in feed.live(entry)]
+            batches += 1
+        assert feed.gap is None
+        if reader is not writer:
+            await reader.close()
+        reconnects += 1
+    await publisher
+    assert received == seqs  # no gap, no duplicate
+    assert reconnects >= 100
