@@ -29,6 +29,7 @@ examples:
   streamtwin run meeting.wav --out notes.md         meeting notes and the transcript in Markdown
   ffmpeg -i talk.mp4 -f matroska - | streamtwin run -      a stream on stdin
   streamtwin run rtsp://camera.local/stream          a live camera (paced by the network)
+  streamtwin run meeting.wav --record meeting.jsonl  also keep the event log: streamtwin replay meeting.jsonl
 
 Every flag also reads STREAMTWIN_<NAME> from the environment (e.g. STREAMTWIN_ASR_MODEL).
 """
@@ -72,8 +73,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", default=None, metavar="FILE",
         help="write the output to FILE instead of stdout; on a terminal the live text view still shows progress",
     )
+    run.add_argument(
+        "--record", default=None, metavar="FILE.jsonl",
+        help="also write the session's event log to FILE.jsonl (every event, one per line), for streamtwin replay",
+    )
     _add_speech_flags(run)
     _add_llm_flags(run)
+
+    from .replay import add_replay_parser
+
+    add_replay_parser(commands)
 
     serve = commands.add_parser(
         "serve",
@@ -221,6 +230,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = config_from_args(args)
     if args.command == "run":
         return _run_command(config, args)
+    if args.command == "replay":
+        from .replay import replay_command
+
+        return replay_command(config, args.source)
     if args.command == "serve":
         from .server import serve
 
@@ -292,6 +305,12 @@ async def _run(config: Config, source: str) -> int:
         except OSError as exc:
             return _fail(f"cannot write {config.out}: {exc.strerror or exc}")
 
+        if config.record:
+            try:
+                record = files.enter_context(open(config.record, "w", encoding="utf-8"))
+            except OSError as exc:
+                return _fail(f"cannot write {config.record}: {exc.strerror or exc}")
+            session.bus.subscribe(make_output("jsonl", record, sys.stderr, live=False))
         session.bus.subscribe(make_output(fmt, out, sys.stderr, live=terminal and out is sys.stdout))
         # Writing to a file, a person at the terminal still sees the transcript come in.
         text_view = fmt == "text" or bool(config.out and terminal)

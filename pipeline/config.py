@@ -93,9 +93,17 @@ class Config:
     resume_grace_s: float = 15.0  # a publisher that drops may resume its session this long
     shutdown_timeout_s: float = 10.0
 
+    # --- event log: sessions over many nodes (pipeline/eventlog/) --------------
+    redis: str = ""  # redis://[:PASSWORD@]HOST:PORT/DB: event logs and the session directory in Redis; "": in memory
+    log_maxlen: int = 100_000  # events kept per session (older ones are trimmed; a resume before them is a gap)
+    log_expire_s: float = 24 * 3600.0  # a session's log stays readable this long after session.ended
+    node_expiry_s: float = 10.0  # a node whose heartbeat is this old is dead: its sessions are lost
+
     # --- output -------------------------------------------------------------
     format: str = "auto"  # auto | text | jsonl | srt | vtt | md
     out: str = ""  # a file for the --format output instead of stdout
+    record: str = ""  # run: also write every event to this JSONL file (streamtwin replay reads it)
+    replay_speed: float = 1.0  # replay: 2 is twice as fast as recorded, 0 all at once
     log_level: str = "WARNING"
 
     @classmethod

@@ -1,0 +1,37 @@
+"""The event store a config asks for: Redis with ``--redis`` (checked: reachable, or one clear error), else
+in memory."""
+
+from __future__ import annotations
+
+from ..config import Config
+from .base import EventStore, StoreSettings, StoreUnavailable
+from .memory import MemoryStore
+from .redis_url import BadRedisURL
+
+
+def store_settings(config: Config) -> StoreSettings:
+    return StoreSettings(maxlen=config.log_maxlen, expire_s=config.log_expire_s, node_expiry_s=config.node_expiry_s)
+
+
+async def open_store(config: Config, url: str | None = None) -> EventStore:
+    """The store for ``config`` (``url`` overrides ``config.redis``).  Raises :class:`StoreError` with a
+    one-line message (no password in it) for a bad URL or a Redis that does not answer."""
+    url = config.redis if url is None else url
+    if not url:
+        return MemoryStore(store_settings(config))
+    from .redis_store import RedisStore
+
+    try:
+        store = RedisStore(url, store_settings(config))
+    except BadRedisURL as exc:
+        raise StoreError(f"--redis: {exc}") from None
+    try:
+        await store.ping()
+    except StoreUnavailable as exc:
+        await store.close()
+        raise StoreError(str(exc)) from None
+    return store
+
+
+class StoreError(Exception):
+    """The configured event store cannot be used: say so in one line and exit 1."""

@@ -1,0 +1,118 @@
+"""Record and replay: `run --record` writes the event log; `replay` re-emits it (from the file or from a
+real redis-server) byte for byte; bad sources end with one line and exit status 1."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.eventlog.redis_store import RedisStore
+from pipeline.events import from_json
+from pipeline.replay import due_in
+from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
+from tests.test_bad_input import assert_one_line_error, ffmpeg
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def streamtwin(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A real run of 4 s of the meeting with --record, and what it printed with --format jsonl."""
+    folder = tmp_path_factory.mktemp("record")
+    clip = folder / "clip.wav"
+    ffmpeg("-i", str(ROOT / "samples" / "meeting.wav"), "-t", "4", str(clip))
+    record = folder / "clip.jsonl"
+    result = streamtwin("run", str(clip), "--llm", "none", "--asr-model", "tiny.en", "--language", "en",
+                        "--format", "jsonl", "--record", str(record))
+    assert result.returncode == 0, result.stderr
+    return record, result.stdout
+
+
+def test_run_records_every_event_it_emits(recording: tuple[Path, str]) -> None:
+    record, printed = recording
+    text = record.read_text(encoding="utf-8")
+    assert text == printed  # the same events as --format jsonl, one per line
+    events = [from_json(line) for line in text.splitlines()]
+    assert events[0].type == "session.started" and events[-1].type == "session.ended"
+    assert any(event.type == "transcript.final" for event in events)
+
+
+def test_replay_at_once_gives_the_recording_back_byte_for_byte(recording: tuple[Path, str]) -> None:
+    record, _ = recording
+    result = streamtwin("replay", str(record), "--speed", "0", "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == record.read_text(encoding="utf-8")
+
+
+def test_replay_as_text_shows_the_transcript(recording: tuple[Path, str]) -> None:
+    record, _ = recording
+    result = streamtwin("replay", str(record), "--speed", "50", "--format", "text")
+    assert result.returncode == 0, result.stderr
+    assert "[00:00]" in result.stdout and "morning" in result.stdout.lower()
+
+
+async def test_replay_from_redis_equals_the_recording(recording: tuple[Path, str], redis_server: RedisServer) -> None:
+    record, _ = recording
+    lines = record.read_text(encoding="utf-8").splitlines()
+    session = from_json(lines[0]).session
+    store = RedisStore(redis_server.url)
+    await store.register(session, "node-a", 1000.0)
+    for line in lines:
+        await store.append(session, from_json(line).seq, line.encode())
+    await store.end(session)
+    await store.close()
+    result = await asyncio.to_thread(streamtwin, "replay", f"{redis_server.url}/{session}", "--speed", "0",
+                                     "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == lines
+
+
+def test_pacing_follows_the_recorded_wall_clock() -> None:
+    assert due_in(105.0, 100.0, 1.0, 0.0) == 5.0
+    assert due_in(105.0, 100.0, 2.0, 1.0) == 1.5  # twice as fast, 1 s already gone
+    assert due_in(105.0, 100.0, 1.0, 9.0) == 0.0  # late: at once
+    assert due_in(105.0, 100.0, 0.0, 0.0) == 0.0  # --speed 0: everything at once
+
+
+def test_bad_sources_are_one_line_and_exit_1(tmp_path: Path, redis_server: RedisServer) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"v":1,"type":"session.started","session":"a","seq":1,"wall":1,"media_time":0,"source":"x"}\n'
+                   "not json\n")
+    assert_one_line_error(streamtwin("replay", str(bad)), "bad.jsonl:2", "not an event")
+    assert_one_line_error(streamtwin("replay", str(tmp_path / "missing.jsonl")), "cannot read")
+    result = streamtwin("replay", "redis://user:hunter2@127.0.0.1:6379/zero/s1")
+    assert_one_line_error(result, "bad database", "user:***@")
+    assert "hunter2" not in result.stderr
+    assert_one_line_error(streamtwin("replay", "redis://127.0.0.1:6379/"), "no session")
+    assert_one_line_error(streamtwin("replay", f"{redis_server.url}/nosuchsession"), "no session 'nosuchsession'")
+    redis_server.kill()
+    result = streamtwin("replay", f"redis://:hunter2@127.0.0.1:{redis_server.port}/0/s1")
+    assert_one_line_error(result, "unreachable", f"127.0.0.1:{redis_server.port}")
+    assert "hunter2" not in result.stderr
+    assert streamtwin("replay", str(bad), "--speed", "-1").returncode == 2  # argparse: usage and exit 2
+
+
+def test_redis_urls_are_checked_and_shown_without_password() -> None:
+    from pipeline.eventlog.redis_url import BadRedisURL, parse_redis_url
+
+    target = parse_redis_url("redis://:s3cret@cache.internal/2")
+    assert target.url == "redis://:s3cret@cache.internal:6379/2"
+    assert target.shown == "redis://:***@cache.internal:6379/2"
+    assert parse_redis_url("redis://127.0.0.1:7000/3/abc", with_session=True).session == "abc"
+    assert parse_redis_url("redis://127.0.0.1/abc", with_session=True).url == "redis://127.0.0.1:6379/0"
+    assert parse_redis_url("rediss://[::1]:7000").url == "rediss://[::1]:7000/0"
+    for bad in ("http://host/0", "redis://:70000/0", "redis://host:port/0", "redis:///0", "redis://h/0?x=1",
+                "redis://h/a/b"):
+        with pytest.raises(BadRedisURL):
+            parse_redis_url(bad)
