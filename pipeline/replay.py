@@ -18,12 +18,11 @@ from pathlib import Path
 from .bus import Subscriber
 from .cli import OUTPUT_FORMATS, make_output, output_format
 from .config import Config
-from .events import Event, EventSchemaError, SessionEnded, from_json
-from .eventlog.base import LIVE, StoreUnavailable
+from .events import Event, EventSchemaError, from_json
+from .eventlog.base import StoreUnavailable
+from .eventlog.follow import follow
 from .eventlog.open import StoreError, open_store
 from .eventlog.redis_url import SCHEMES, BadRedisURL, parse_redis_url
-
-FOLLOW_POLL_S = 1.0
 
 REPLAY_EXAMPLES = """\
 examples:
@@ -145,27 +144,17 @@ async def _from_store(config: Config, source: str) -> AsyncIterator[Event]:
         store = await open_store(config, target.url)
     except (BadRedisURL, StoreError) as exc:
         raise ReplayError(str(exc)) from None
+    held = False
     try:
-        cursor = 0
-        while True:
-            entries = await store.read_after(target.session, cursor)
-            if not entries:
-                record = await store.record(target.session)
-                if cursor == 0 and record is None:
-                    raise ReplayError(f"no session {target.session!r} in {target.shown} (unknown, or expired)")
-                if record is None or record.state != LIVE:
-                    return
-                entries = await store.tail(target.session, cursor, FOLLOW_POLL_S)
-            for entry in entries:
-                cursor = entry.seq
-                try:
-                    event = from_json(entry.data.decode())
-                except (EventSchemaError, UnicodeDecodeError) as exc:
-                    raise ReplayError(f"{target.shown} {target.session} seq {entry.seq}: not an event ({exc})") from None
-                yield event
-                if isinstance(event, SessionEnded):
-                    return
+        async for entry in follow(store, target.session, wait_out_outages=False):
+            held = True
+            try:
+                yield from_json(entry.data.decode())
+            except (EventSchemaError, UnicodeDecodeError) as exc:
+                raise ReplayError(f"{target.shown} {target.session} seq {entry.seq}: not an event ({exc})") from None
     except StoreUnavailable as exc:
         raise ReplayError(str(exc)) from None
     finally:
         await store.close()
+    if not held:
+        raise ReplayError(f"no session {target.session!r} in {target.shown} (unknown, or expired)")

@@ -65,12 +65,14 @@ class RedisStore(EventStore):
         target = parse_redis_url(url)
         self.where = target.shown
         self._prefix = prefix
-        # No retries inside the client: the caller (LogWriter) owns the backoff and says when it is down.
+        # One immediate retry (a pooled connection to a Redis that restarted is dead; a fresh one is not), no
+        # backoff inside the client: the caller (LogWriter, follow) owns it and says when Redis is down.
+        # A retried append whose first reply was lost is recognised by the script (same seq as the top).
         self._redis = redis.from_url(
             target.url,
             socket_connect_timeout=2.0,
             socket_timeout=SOCKET_TIMEOUT_S,
-            retry=Retry(NoBackoff(), 0),
+            retry=Retry(NoBackoff(), 1),
             health_check_interval=0,
         )
         self._append = self._redis.register_script(APPEND)

@@ -1,0 +1,75 @@
+"""This node in the session directory: its heartbeat, its sessions registered (again, after a Redis that
+restarted empty), and the reaping of sessions whose node died.
+
+Every node runs one :class:`NodeKeeper`.  A beat every ``node_expiry_s / 3`` keeps this node's sessions
+from being reaped while it lives; the same beat reaps the sessions of nodes silent for longer than
+``node_expiry_s`` (whichever node gets there first appends ``node_lost`` and ``session.ended``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Callable
+
+from .base import EventStore, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+BEATS_PER_EXPIRY = 3
+
+
+class NodeKeeper:
+    def __init__(
+        self,
+        store: EventStore,
+        node: str,
+        sessions: Callable[[], dict[str, float]],
+        *,
+        on_reaped: Callable[[list[str]], None] = lambda sessions: None,
+        clock: Callable[[], float] = time.time,
+    ):
+        """``sessions()`` gives the live sessions this node runs, with their start (wall clock)."""
+        self.store = store
+        self.node = node
+        self.every_s = store.settings.node_expiry_s / BEATS_PER_EXPIRY
+        self._sessions = sessions
+        self._on_reaped = on_reaped
+        self._clock = clock
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.ensure_future(self._run())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def beat(self) -> list[str]:
+        """One heartbeat: this node is alive, its sessions are in the directory, dead nodes' are reaped.
+        Returns the sessions reaped."""
+        now = self._clock()
+        await self.store.heartbeat(self.node, now)
+        for session, started in self._sessions().items():
+            if await self.store.record(session) is None:  # the store forgot it (restarted empty)
+                await self.store.register(session, self.node, started)
+        reaped = await self.store.reap_lost(now)
+        if reaped:
+            log.warning("sessions of a dead node marked lost: %s", ", ".join(reaped))
+            self._on_reaped(reaped)
+        return reaped
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.beat()
+            except StoreUnavailable as exc:  # the log writer reports outages; keep beating
+                log.debug("heartbeat: %s", exc)
+            except Exception:
+                log.exception("heartbeat failed")
+            await asyncio.sleep(self.every_s)
