@@ -1,0 +1,61 @@
+"""The snapshot a node folds from a session's log: the same content a late joiner gets from the session."""
+
+from __future__ import annotations
+
+from pipeline.events import (
+    Event,
+    TranscriptFinal,
+    TranscriptPartial,
+    TwinPatch,
+    TwinState,
+    VisionObservation,
+    encode,
+    from_json,
+)
+from pipeline.policy.snapshot import SnapshotFold
+
+
+def log_of(events: list[Event]) -> list[tuple[Event, bytes]]:
+    for seq, event in enumerate(events, start=1):
+        event.session, event.seq, event.wall = "s1", seq, 1000.0 + seq
+    return [(event, encode(event.to_dict())) for event in events]
+
+
+def test_the_fold_keeps_the_twin_whole_the_last_frame_whole_utterances_and_the_partial() -> None:
+    events: list[Event] = [TwinState(version=1, state={"summary": "", "topics": []})]
+    at = 0.0
+    for utterance in (1, 2, 3):
+        for part in range(3):
+            events.append(TranscriptFinal(text=f"u{utterance}p{part}", start=at, end=at + 0.5, utterance=utterance,
+                                          utterance_end=part == 2))
+            at += 0.5
+        events.append(TranscriptPartial(text=f"after {utterance}", start=at))
+    events += [
+        VisionObservation(kind="keyframe", score=1.0, note="first"),
+        TwinPatch(version=2, patch=[{"op": "replace", "path": "/summary", "value": "planning"}]),
+        VisionObservation(kind="scene_change", score=0.8, note="second"),
+        TwinPatch(version=3, patch=[{"op": "add", "path": "/topics/-", "value": "website"}]),
+        TranscriptPartial(text="and the", start=at),
+    ]
+    fold = SnapshotFold("s1", recent_utterances=2)
+    logged = log_of(events)
+    for event, data in logged:
+        fold.add(event, data)
+    snapshot = [from_json(data.decode()) for data in fold.events()]
+    assert fold.seq == logged[-1][0].seq
+    twin, observation, *finals, partial = snapshot
+    assert isinstance(twin, TwinState) and twin.version == 3
+    assert twin.state == {"summary": "planning", "topics": ["website"]}
+    assert isinstance(observation, VisionObservation) and observation.note == "second"
+    assert [f.text for f in finals] == ["u2p0", "u2p1", "u2p2", "u3p0", "u3p1", "u3p2"]  # type: ignore[attr-defined]
+    assert isinstance(partial, TranscriptPartial) and partial.text == "and the"
+    by_seq = {event.seq: data for event, data in logged}
+    assert fold.events()[2] == by_seq[finals[0].seq]  # the logged bytes, original seq
+
+
+def test_an_empty_log_is_an_empty_snapshot_and_an_out_of_order_patch_waits() -> None:
+    fold = SnapshotFold("s1")
+    assert fold.events() == [] and fold.seq == 0
+    for event, data in log_of([TwinPatch(version=5, patch=[]), TranscriptPartial(text="", start=0.0)]):
+        fold.add(event, data)
+    assert fold.events() == []  # no twin.state to patch yet, and an empty partial shows nothing
