@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from pipeline.eventlog import EventStore, StaleAppend, StoreSettings
+from pipeline.eventlog.base import LostEntries
 from pipeline.eventlog.memory import MemoryStore
 from pipeline.eventlog.redis_store import RedisStore
 from pipeline.events import encode, from_json
@@ -88,9 +89,20 @@ async def test_out_of_order_appends_are_refused_and_retries_are_not_added_twice(
     await store.append("s1", 2, event("s1", 2))
     assert await store.append("s1", 4, event("s1", 4)) == 2
     assert await store.append("s1", 4, event("s1", 4)) == 2  # a retry whose reply was lost: not added twice
+    assert await store.append("s1", 2, event("s1", 2)) == 0  # also when more came after it
     assert [e.seq for e in await store.read_after("s1", 0)] == [2, 4]
     with pytest.raises(StaleAppend):
         await store.append("s1", 3, event("s1", 3))
+    with pytest.raises(LostEntries):  # the writer wrote 5 last, the log ends at 4
+        await store.append("s1", 6, event("s1", 6), expect=5)
+    # A batch: each append stands alone; a batch sent again after a lost reply adds nothing twice.
+    batch = [("s1", 5, event("s1", 5), 4), ("s1", 3, event("s1", 3), 5), ("s1", 7, event("s1", 7), 6),
+             ("s1", 6, event("s1", 6), 5)]
+    results = await store.append_many(batch)
+    assert results[0] == 4 and isinstance(results[1], StaleAppend) and isinstance(results[2], LostEntries)
+    assert results[3] == 5
+    assert (await store.append_many([batch[0], batch[3]])) == [4, 5]
+    assert [e.seq for e in await store.read_after("s1", 0)] == [2, 4, 5, 6]
     await store.register("s1", "node-a", 1000.0)
     await store.end("s1")
     with pytest.raises(StaleAppend):

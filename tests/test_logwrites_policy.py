@@ -99,3 +99,22 @@ def test_a_refused_event_is_reported_lost() -> None:
     assert write is not None and write.report and write.seq == 3
     queue.refused()  # the report is refused too (the session is gone there): nothing more
     assert queue.next(0.0) is None and queue.lost_total == 1
+
+
+def test_batches_hand_out_the_writes_in_flight_again_until_each_is_settled() -> None:
+    queue = WriteQueue()
+    for seq in range(1, 8):
+        queue.push("a", seq, event(seq))
+    assert [w.seq for w in queue.batch(0.0, 3)] == [1, 2, 3]
+    queue.written()  # 1 went in, 2 was refused, 3 was not looked at
+    queue.refused()
+    assert [w.seq for w in queue.batch(0.0, 3)] == [3, 2, 4]  # 3 again, the report of 2, then on
+    assert queue.batch(0.0, 3)[1].report
+    queue.failed(0.0)  # the store went away: everything in flight is tried again after the backoff
+    assert queue.batch(0.0, 3) == []
+    again = queue.batch(queue.retry_at, 3)
+    assert [w.seq for w in again] == [3, 2, 4]
+    queue.written()
+    queue.store_lost("a", 1, 2)  # the report of 2 in flight goes back to the losses, merged with 1..2
+    assert [(w.seq, w.report, w.lost_from) for w in queue.batch(0.0, 3)] == [(2, True, 1), (4, False, 0),
+                                                                              (5, False, 0)]

@@ -43,6 +43,9 @@ class LogEntry:
     data: bytes  # one event, serialised as viewers receive it
 
 
+Append = tuple[str, int, bytes, "int | None"]  # session, seq, data, expect (see EventStore.append)
+
+
 @dataclass(frozen=True)
 class SessionRecord:
     id: str
@@ -70,10 +73,22 @@ class EventStore(abc.ABC):
     async def append(
         self, session: str, seq: int, data: bytes, *, expect: int | None = None, sealing: bool = False
     ) -> int:
-        """Append one event after the last; returns the ``prev`` it got.  The last seq again is a retry
-        whose reply was lost: nothing is added.  Raises :class:`StaleAppend` when ``seq`` is below the last or the session is not live (``sealing``: the node closing a lost
+        """Append one event after the last; returns the ``prev`` it got.  A seq the log holds already is a
+        retry whose reply was lost: nothing is added.  Raises :class:`StaleAppend` when ``seq`` is below the last or the session is not live (``sealing``: the node closing a lost
         session may still append), :class:`LostEntries` when ``expect`` (the seq this writer appended
         last) is not the log's newest."""
+
+    async def append_many(self, writes: list[Append]) -> list[int | Exception]:
+        """Several appends in order, each standing alone: for each, the ``prev`` it got or the
+        :class:`StaleAppend`/:class:`LostEntries` it met.  :class:`StoreUnavailable` is raised (and then
+        any of them may or may not be in: appending them again is safe)."""
+        out: list[int | Exception] = []
+        for session, seq, data, expect in writes:
+            try:
+                out.append(await self.append(session, seq, data, expect=expect))
+            except (StaleAppend, LostEntries) as exc:
+                out.append(exc)
+        return out
 
     @abc.abstractmethod
     async def read_after(self, session: str, after: int, limit: int = 1000) -> list[LogEntry]:

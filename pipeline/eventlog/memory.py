@@ -48,12 +48,13 @@ class MemoryStore(EventStore):
         assert log is not None
         if log.record is not None and log.record.state != LIVE and not sealing:
             raise StaleAppend(f"session {session} is {log.record.state}")
-        if seq == log.last and log.entries:  # a retry of the last append
-            return log.entries[-1].prev
+        if seq <= log.last:
+            same = next((entry for entry in reversed(log.entries) if entry.seq <= seq), None)
+            if same is not None and same.seq == seq:  # a retry whose reply was lost
+                return same.prev
+            raise StaleAppend(f"seq {seq} is not after {log.last}")
         if expect is not None and expect != log.last:
             raise LostEntries(session, log.last, expect)
-        if seq <= log.last:
-            raise StaleAppend(f"seq {seq} is not after {log.last}")
         prev, log.last = log.last, seq
         log.entries.append(LogEntry(seq, prev, data))
         while len(log.entries) > self.settings.maxlen:

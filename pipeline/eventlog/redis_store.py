@@ -3,7 +3,7 @@ node heartbeats.
 
 Stream entry ids are ``SEQ-0``, so reading after a seq is exact (``XRANGE``/``XREAD`` from ``SEQ-0``).
 Appends go through one Lua script that refuses a seq below the stream's top or a session that is no
-longer live (the top's own seq again is a retry whose reply was lost: accepted, nothing added) (a node that was declared dead cannot write after its ``session.ended``), stores ``prev``
+longer live (a seq the stream holds already is a retry whose reply was lost: accepted, nothing added) (a node that was declared dead cannot write after its ``session.ended``), stores ``prev``
 (the top's seq) and trims to ``MAXLEN``.  Keys share a ``{SESSION}`` hash tag, so a session's keys live
 in one cluster slot.
 """
@@ -21,7 +21,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .base import ENDED, LIVE, EventStore, LogEntry, LostEntries, SessionRecord, StaleAppend, StoreSettings, StoreUnavailable
+from .base import ENDED, LIVE, Append, EventStore, LogEntry, LostEntries, SessionRecord, StaleAppend, StoreSettings, StoreUnavailable
 from .redis_url import parse_redis_url
 
 log = logging.getLogger(__name__)
@@ -37,14 +37,13 @@ end
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local prev = 0
 if #top > 0 then prev = tonumber(string.match(top[1][1], '^(%d+)')) end
-if tonumber(ARGV[1]) == prev then
-  return tonumber(top[1][2][2])
+if tonumber(ARGV[1]) <= prev then
+  local same = redis.call('XRANGE', KEYS[1], ARGV[1] .. '-0', ARGV[1] .. '-0')
+  if #same > 0 then return tonumber(same[1][2][2]) end
+  return redis.error_reply('STALE seq ' .. ARGV[1] .. ' is not after ' .. prev)
 end
 if ARGV[5] ~= '' and tonumber(ARGV[5]) ~= prev then
   return redis.error_reply('LOST ' .. prev)
-end
-if tonumber(ARGV[1]) <= prev then
-  return redis.error_reply('STALE seq ' .. ARGV[1] .. ' is not after ' .. prev)
 end
 redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[3], ARGV[1] .. '-0', 'p', prev, 'd', ARGV[2])
 return prev
@@ -103,19 +102,31 @@ class RedisStore(EventStore):
     async def append(
         self, session: str, seq: int, data: bytes, *, expect: int | None = None, sealing: bool = False
     ) -> int:
-        keys = [self._key(session, "log"), self._key(session, "info")]
-        args = [seq, data, self.settings.maxlen, int(sealing), "" if expect is None else expect]
         with self._reachable():
             try:
-                prev = await self._append(keys, args)
+                prev = await self._append(*self._append_args(session, seq, data, expect, sealing))
             except ResponseError as exc:
-                reason = str(exc)
-                if reason.startswith("STALE"):
-                    raise StaleAppend(f"session {session}: {reason[6:]}") from None
-                if reason.startswith("LOST") and expect is not None:
-                    raise LostEntries(session, int(reason.split()[1]), expect) from None
-                raise
+                raise _append_error(session, exc, expect) from None
         return int(prev)
+
+    async def append_many(self, writes: list[Append]) -> list[int | Exception]:
+        """One round trip for many appends (a pipeline, not a transaction: each stands alone)."""
+        with self._reachable():
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for write in writes:
+                    await self._append(*self._append_args(*write, False), client=pipe)
+                replies = await pipe.execute(raise_on_error=False)
+        return [
+            _append_error(write[0], reply, write[3]) if isinstance(reply, ResponseError)
+            else reply if isinstance(reply, Exception) else int(reply)
+            for write, reply in zip(writes, replies)
+        ]
+
+    def _append_args(
+        self, session: str, seq: int, data: bytes, expect: int | None, sealing: bool
+    ) -> tuple[list[str], list[object]]:
+        keys = [self._key(session, "log"), self._key(session, "info")]
+        return keys, [seq, data, self.settings.maxlen, int(sealing), "" if expect is None else expect]
 
     async def read_after(self, session: str, after: int, limit: int = 1000) -> list[LogEntry]:
         with self._reachable():
@@ -177,6 +188,15 @@ class RedisStore(EventStore):
 
     async def close(self) -> None:
         await self._redis.aclose()
+
+
+def _append_error(session: str, exc: ResponseError, expect: int | None) -> Exception:
+    reason = str(exc)
+    if reason.startswith("STALE"):
+        return StaleAppend(f"session {session}: {reason[6:]}")
+    if reason.startswith("LOST") and expect is not None:
+        return LostEntries(session, int(reason.split()[1]), expect)
+    return exc
 
 
 def _seq(entry_id: bytes) -> int:

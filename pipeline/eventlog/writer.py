@@ -14,10 +14,12 @@ import logging
 import time
 from typing import Callable
 
-from ..policy.logwrites import WriteQueue
-from .base import EventStore, LostEntries, StaleAppend, StoreUnavailable
+from ..policy.logwrites import Write, WriteQueue
+from .base import Append, EventStore, LostEntries, StoreUnavailable
 
 log = logging.getLogger(__name__)
+
+BATCH = 256  # appends per round trip to the store
 
 
 class LogWriter:
@@ -72,8 +74,8 @@ class LogWriter:
     async def _run(self) -> None:
         while True:
             now = self._clock()
-            write = self.queue.next(now)
-            if write is None:
+            writes = self.queue.batch(now, BATCH)
+            if not writes:
                 if not self.queue.waiting:
                     self._idle.set()
                     self._wake.clear()
@@ -81,26 +83,36 @@ class LogWriter:
                 else:  # backing off
                     await asyncio.sleep(max(0.0, self.queue.retry_at - now))
                 continue
-            expect = None if write.report else self._written.get(write.session)
             try:
-                await self.store.append(write.session, write.seq, write.data, expect=expect)
+                results = await self.store.append_many(self._appends(writes))
             except StoreUnavailable as exc:
                 if self.queue.failed(self._clock()):
                     log.warning("event store unavailable, buffering events: %s", exc)
                     self._on_unavailable(str(exc))
                 continue
-            except LostEntries as exc:
-                log.warning("%s: reporting the lost events", exc)
-                self.queue.store_lost(write.session, exc.top + 1, exc.expected)
-                continue
-            except StaleAppend as exc:
-                log.warning("event store refused an event: %s", exc)
+            self._settle(writes, results)
+
+    def _appends(self, writes: list[Write]) -> list[Append]:
+        """Each write with the seq the log must end at before it (None for a loss report)."""
+        last = dict(self._written)
+        appends: list[Append] = []
+        for write in writes:
+            appends.append((write.session, write.seq, write.data, None if write.report else last.get(write.session)))
+            last[write.session] = write.seq
+        return appends
+
+    def _settle(self, writes: list[Write], results: list[int | Exception]) -> None:
+        """Outcomes, oldest first, up to the first that did not go in: the writes after it are tried again
+        (any that went in are recognised as retries)."""
+        for write, result in zip(writes, results):
+            if isinstance(result, LostEntries):
+                log.warning("%s: reporting the lost events", result)
+                self.queue.store_lost(write.session, result.top + 1, result.expected)
+                return
+            if isinstance(result, Exception):
+                log.warning("event store refused an event of session %s: %s", write.session, result)
                 self.queue.refused()
-                continue
-            except Exception:
-                log.exception("appending to the event store failed")
-                self.queue.refused()
-                continue
+                return
             self._written[write.session] = write.seq
             if self.queue.written():
                 log.warning("event store reachable again; %d events waiting", self.queue.waiting)

@@ -32,6 +32,7 @@ class Write:
     seq: int
     data: bytes
     report: bool = False
+    lost_from: int = 0  # a report: the first seq it covers
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class WriteQueue:
         self._queue: deque[Write] = deque()
         self._bytes = 0
         self._losses: dict[str, _Loss] = {}  # per session: seqs dropped and not reported yet
-        self._current: Write | None = None  # handed out by next(), not yet written
+        self._current: deque[Write] = deque()  # handed out by batch(), not yet written (oldest first)
         self._failures = 0
         self.retry_at = 0.0
         self.lost_total = 0  # events dropped here, ever
@@ -77,7 +78,7 @@ class WriteQueue:
 
     @property
     def waiting(self) -> int:
-        return len(self._queue) + (self._current is not None)
+        return len(self._queue) + len(self._current)
 
     def push(self, session: str, seq: int, data: bytes) -> None:
         """Queue an event; when the queue is full the oldest waiting ones are dropped (and reported)."""
@@ -89,35 +90,48 @@ class WriteQueue:
             self._add_loss(dropped.session, dropped.seq, dropped.seq, count=1)
 
     def store_lost(self, session: str, first: int, last: int) -> None:
-        """The store no longer holds seqs ``first``..``last`` it had accepted: report them before the write
-        that found out (which is tried again after the report)."""
-        if self._current is not None and self._current.session == session:
-            self._queue.appendleft(self._current)
-            self._bytes += len(self._current.data)
-            self._current = None
+        """The store no longer holds seqs ``first``..``last`` it had accepted: report them before the writes
+        in flight (which are tried again after the report)."""
+        while self._current:
+            write = self._current.pop()
+            if write.report:
+                self._add_loss(write.session, write.lost_from, write.seq, count=0)
+            else:
+                self._queue.appendleft(write)
+                self._bytes += len(write.data)
         self._add_loss(session, first, last, count=0)
 
-    def next(self, now: float) -> Write | None:
-        """The write to try now: the one that failed last, else a pending loss report, else the oldest
-        event.  None when nothing waits or the backoff has not run out."""
+    def batch(self, now: float, limit: int = 1) -> list[Write]:
+        """The writes to try now, in order: those in flight (not written yet) first, then pending loss
+        reports, then the oldest events; at most ``limit``.  Empty when nothing waits or the backoff has
+        not run out.  Report each outcome, oldest first: :meth:`written`, :meth:`refused`, :meth:`failed`."""
         if now < self.retry_at:
-            return None
-        if self._current is None:
-            self._current = self._take(now)
-        return self._current
+            return []
+        while len(self._current) < limit:
+            write = self._take(now)
+            if write is None:
+                break
+            self._current.append(write)
+        return list(self._current)[:limit]
+
+    def next(self, now: float) -> Write | None:
+        """The one write to try now (see :meth:`batch`)."""
+        writes = self.batch(now)
+        return writes[0] if writes else None
 
     def written(self) -> bool:
-        """The write from :meth:`next` is in the store.  True when that ends an outage."""
-        self._current = None
+        """The oldest write in flight is in the store.  True when that ends an outage."""
+        if self._current:
+            self._current.popleft()
         recovered = self._failures > 0
         self._failures = 0
         self.retry_at = 0.0
         return recovered
 
     def refused(self) -> None:
-        """The store refused the write for good: an event is reported lost (a report is not reported
+        """The store refused the oldest write in flight for good: an event is reported lost (a report is not reported
         again: the store refuses that session)."""
-        write, self._current = self._current, None
+        write = self._current.popleft() if self._current else None
         if write is not None and not write.report:
             self._add_loss(write.session, write.seq, write.seq, count=1)
 
@@ -129,7 +143,7 @@ class WriteQueue:
 
     def _take(self, now: float) -> Write | None:
         # A report may go before anything still waiting: its seq is below every waiting event of its
-        # session and above every written one (the write in flight is handed out again first).
+        # session and above every written one (the writes in flight are handed out again first).
         if self._losses:
             session = next(iter(self._losses))
             loss = self._losses.pop(session)
@@ -160,4 +174,4 @@ def loss_report(session: str, first: int, last: int, now: float) -> Write:
         seq=last,
         wall=now,
     )
-    return Write(session, last, encode(event.to_dict()), report=True)
+    return Write(session, last, encode(event.to_dict()), report=True, lost_from=first)
