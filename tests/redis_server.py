@@ -38,7 +38,8 @@ class RedisServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--dir", str(self.directory),
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--dir", str(self.directory),
              *(["--appendonly", "yes", "--appendfsync", "always"] if self.persist else ["--appendonly", "no"])],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

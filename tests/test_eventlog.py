@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -19,7 +20,7 @@ from pipeline.eventlog.memory import MemoryStore
 from pipeline.eventlog.redis_store import RedisStore
 from pipeline.events import encode, from_json
 from pipeline.policy.resume import ResumeFeed
-from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
+from tests.redis_server import RedisServer
 
 
 class Clock:
@@ -35,36 +36,43 @@ def event(session: str, seq: int, text: str = "") -> bytes:
                    "media_time": seq / 10, "text": text or f"word {seq}", "start": 0.0})
 
 
+class Stores:
+    """Stores on one backing, as several nodes have them: new clients of one Redis, or (in memory, one
+    process) the same store."""
+
+    def __init__(self, kind: str, server: RedisServer | None) -> None:
+        self.kind = kind
+        self.clock = Clock()
+        self._server = server
+        self._memory: MemoryStore | None = None
+        self.made: list[EventStore] = []
+
+    def __call__(self, maxlen: int = 100_000, expire_s: float = 3600.0, node_expiry_s: float = 10.0) -> EventStore:
+        config = StoreSettings(maxlen=maxlen, expire_s=expire_s, node_expiry_s=node_expiry_s)
+        if self._server is not None:
+            store: EventStore = RedisStore(self._server.url, config)
+        else:
+            self._memory = self._memory or MemoryStore(config, clock=self.clock)
+            store = self._memory
+        self.made.append(store)
+        return store
+
+
 @pytest.fixture(params=["memory", "redis"])
-async def make_store(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator:  # type: ignore[no-untyped-def]
-    """A factory of stores on one backing (the same Redis for every store of a test)."""
-    stores: list[EventStore] = []
+async def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Stores]:
     server = None
-    clock = Clock()
     if request.param == "redis":
         server = RedisServer(tmp_path)
         server.start()
-    shared_memory: dict[str, MemoryStore] = {}
-
-    def make(**settings: float) -> EventStore:
-        config = StoreSettings(**settings)  # type: ignore[arg-type]
-        if server is not None:
-            store: EventStore = RedisStore(server.url, config)
-        else:  # one process: every "node" shares the same memory store
-            store = shared_memory.setdefault("store", MemoryStore(config, clock=clock))
-        stores.append(store)
-        return store
-
-    make.clock = clock  # type: ignore[attr-defined]
-    make.kind = request.param  # type: ignore[attr-defined]
-    yield make
-    for store in stores:
+    stores = Stores(request.param, server)
+    yield stores
+    for store in stores.made:
         await store.close()
     if server is not None:
         server.kill()
 
 
-async def test_append_read_after_and_tail_in_order(make_store) -> None:  # type: ignore[no-untyped-def]
+async def test_append_read_after_and_tail_in_order(make_store: Stores) -> None:
     store = make_store()
     seqs = [1, 2, 3, 5, 8, 13]  # merged deltas skip seqs
     prevs = [await store.append("s1", seq, event("s1", seq)) for seq in seqs]
@@ -84,7 +92,7 @@ async def test_append_read_after_and_tail_in_order(make_store) -> None:  # type:
     assert await store.tail("s1", 21, 0.05) == []  # nothing new: returns after the timeout
 
 
-async def test_out_of_order_appends_are_refused_and_retries_are_not_added_twice(make_store) -> None:  # type: ignore[no-untyped-def]
+async def test_out_of_order_appends_are_refused_and_retries_are_not_added_twice(make_store: Stores) -> None:
     store = make_store()
     await store.append("s1", 2, event("s1", 2))
     assert await store.append("s1", 4, event("s1", 4)) == 2
@@ -110,7 +118,7 @@ async def test_out_of_order_appends_are_refused_and_retries_are_not_added_twice(
     assert (await store.record("s1")).state == "ended"
 
 
-async def test_maxlen_trims_and_a_resume_before_the_trim_is_a_gap(make_store) -> None:  # type: ignore[no-untyped-def]
+async def test_maxlen_trims_and_a_resume_before_the_trim_is_a_gap(make_store: Stores) -> None:
     store = make_store(maxlen=50)
     for seq in range(1, 201):
         await store.append("s1", seq, event("s1", seq))
@@ -126,7 +134,7 @@ async def test_maxlen_trims_and_a_resume_before_the_trim_is_a_gap(make_store) ->
     assert recent.gap is None and [from_json(d.decode()).seq for d in out] == list(range(171, 201))
 
 
-async def test_a_log_expires_after_the_session_ends(make_store) -> None:  # type: ignore[no-untyped-def]
+async def test_a_log_expires_after_the_session_ends(make_store: Stores) -> None:
     store = make_store(expire_s=0.3)
     await store.register("s1", "node-a", 1000.0)
     await store.append("s1", 1, event("s1", 1))
@@ -143,8 +151,9 @@ async def test_a_log_expires_after_the_session_ends(make_store) -> None:  # type
     assert await store.read_after("s1", 0) == [] and await store.record("s1") is None
 
 
-async def test_a_dead_nodes_sessions_are_lost_once_with_node_lost_then_session_ended(make_store) -> None:  # type: ignore[no-untyped-def]
-    node_a, node_b, node_c = make_store(node_expiry_s=10.0), make_store(node_expiry_s=10.0), make_store(node_expiry_s=10.0)
+async def test_a_dead_nodes_sessions_are_lost_once(make_store: Stores) -> None:
+    """... with node_lost then session.ended appended."""
+    node_a, node_b, node_c = (make_store(node_expiry_s=10.0) for _ in range(3))
     await node_a.register("s1", "a", 1000.0)
     await node_b.register("s2", "b", 1000.0)
     for seq in (1, 2, 3):
@@ -157,8 +166,9 @@ async def test_a_dead_nodes_sessions_are_lost_once_with_node_lost_then_session_e
     assert sorted(reaped, key=len) == [[], ["s1"]]  # exactly one node marks it
 
     tail = [json.loads(e.data) for e in await node_c.read_after("s1", 0)]
-    assert [(e["seq"], e["type"]) for e in tail] == [(1, "transcript.partial"), (2, "transcript.partial"),
-                                                      (3, "transcript.partial"), (4, "error"), (5, "session.ended")]
+    assert [(e["seq"], e["type"]) for e in tail] == [
+        (1, "transcript.partial"), (2, "transcript.partial"), (3, "transcript.partial"), (4, "error"),
+        (5, "session.ended")]
     assert tail[3]["code"] == "node_lost" and tail[3]["fatal"] is True
     from_json(json.dumps(tail[4]))  # valid events of the schema
     assert (await node_c.record("s1")).state == "lost"
@@ -167,7 +177,7 @@ async def test_a_dead_nodes_sessions_are_lost_once_with_node_lost_then_session_e
         await node_a.append("s1", 4, event("s1", 4))
 
 
-async def test_resume_is_exact_across_100_forced_reconnects(make_store) -> None:  # type: ignore[no-untyped-def]
+async def test_resume_is_exact_across_100_forced_reconnects(make_store: Stores) -> None:
     """A publisher appends 1,500 events (seqs skip like merged deltas) while a viewer reconnects 100 times,
     each time on a new connection (a new store object: for Redis, a new client), resuming from the last seq it
     got: backlog, then the live tail.  It must get every event once, in order."""

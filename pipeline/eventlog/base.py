@@ -74,9 +74,10 @@ class EventStore(abc.ABC):
         self, session: str, seq: int, data: bytes, *, expect: int | None = None, sealing: bool = False
     ) -> int:
         """Append one event after the last; returns the ``prev`` it got.  A seq the log holds already is a
-        retry whose reply was lost: nothing is added.  Raises :class:`StaleAppend` when ``seq`` is below the last or the session is not live (``sealing``: the node closing a lost
-        session may still append), :class:`LostEntries` when ``expect`` (the seq this writer appended
-        last) is not the log's newest."""
+        retry whose reply was lost: nothing is added.  Raises :class:`StaleAppend` when ``seq`` is below the
+        last but not held, or the session is not live (``sealing``: the node closing a lost session may
+        still append); :class:`LostEntries` when ``expect`` (the seq this writer appended last) is not the
+        log's newest."""
 
     async def append_many(self, writes: list[Append]) -> list[int | Exception]:
         """Several appends in order, each standing alone: for each, the ``prev`` it got or the

@@ -10,7 +10,17 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from .base import ENDED, LIVE, LOST, EventStore, LogEntry, LostEntries, SessionRecord, StaleAppend, StoreSettings
+from .base import (
+    ENDED,
+    LIVE,
+    LOST,
+    EventStore,
+    LogEntry,
+    LostEntries,
+    SessionRecord,
+    StaleAppend,
+    StoreSettings,
+)
 
 
 @dataclass

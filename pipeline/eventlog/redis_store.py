@@ -2,10 +2,11 @@
 node heartbeats.
 
 Stream entry ids are ``SEQ-0``, so reading after a seq is exact (``XRANGE``/``XREAD`` from ``SEQ-0``).
-Appends go through one Lua script that refuses a seq below the stream's top or a session that is no
-longer live (a seq the stream holds already is a retry whose reply was lost: accepted, nothing added) (a node that was declared dead cannot write after its ``session.ended``), stores ``prev``
-(the top's seq) and trims to ``MAXLEN``.  Keys share a ``{SESSION}`` hash tag, so a session's keys live
-in one cluster slot.
+Appends go through one Lua script that refuses a seq below the stream's top, or a session that is no
+longer live (a node that was declared dead cannot write after its ``session.ended``); a seq the stream
+holds already is a retry whose reply was lost (accepted, nothing added).  It stores ``prev`` (the
+top's seq), checks the writer's ``expect`` and trims to ``MAXLEN``.  Keys share a ``{SESSION}`` hash
+tag, so a session's keys live in one cluster slot.
 """
 
 from __future__ import annotations
@@ -21,7 +22,18 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .base import ENDED, LIVE, Append, EventStore, LogEntry, LostEntries, SessionRecord, StaleAppend, StoreSettings, StoreUnavailable
+from .base import (
+    ENDED,
+    LIVE,
+    Append,
+    EventStore,
+    LogEntry,
+    LostEntries,
+    SessionRecord,
+    StaleAppend,
+    StoreSettings,
+    StoreUnavailable,
+)
 from .redis_url import parse_redis_url
 
 log = logging.getLogger(__name__)
