@@ -12,11 +12,12 @@ import json
 from pathlib import Path
 
 from pipeline.eventlog import StoreSettings
-from pipeline.eventlog.follow import follow
+from pipeline.eventlog.follow import follow, viewer_feed
 from pipeline.eventlog.node import NodeKeeper
 from pipeline.eventlog.redis_store import RedisStore
-from pipeline.events import SessionEnded, encode
+from pipeline.events import SessionEnded, TranscriptFinal, encode
 from pipeline.policy.logwrites import Backoff
+from pipeline.policy.resume import Gap
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 from tests.test_eventlog import event
 
@@ -122,3 +123,38 @@ async def test_a_node_registers_its_sessions_again_after_redis_forgot_them(tmp_p
     finally:
         await store.close()
         server.kill()
+
+
+def final(session: str, seq: int) -> bytes:
+    return encode(TranscriptFinal(session=session, seq=seq, wall=1000.0 + seq, text=f"word{seq}", start=seq,
+                                  end=seq + 0.5, utterance=seq, utterance_end=True).to_dict())
+
+
+async def feed_of(store: RedisStore, resume_from: int | None) -> list[object]:
+    """What viewer_feed sends: seqs of events, "gap" for a Gap."""
+    out: list[object] = []
+    async for item in viewer_feed(store, "s1", resume_from, poll_s=0.05):
+        out.append("gap" if isinstance(item, Gap) else json.loads(item)["seq"])
+    return out
+
+
+async def test_viewer_feeds_resume_exactly_or_report_the_gap_and_send_the_snapshot(
+    redis_server: RedisServer,
+) -> None:
+    store = RedisStore(redis_server.url, StoreSettings(maxlen=20))
+    try:
+        await store.register("s1", "node-a", 1000.0)
+        for seq in range(1, 31):  # the log keeps 11..30
+            await store.append("s1", seq, final("s1", seq))
+        viewers = [asyncio.ensure_future(feed_of(store, after)) for after in (25, 5, None)]
+        await asyncio.sleep(0.1)
+        for seq in (31, 32):
+            await store.append("s1", seq, final("s1", seq))
+        await store.append("s1", 33, ended("s1", 33))
+        resumed, too_late, late_joiner = await asyncio.wait_for(asyncio.gather(*viewers), TIMEOUT_S)
+    finally:
+        await store.close()
+    assert resumed == [26, 27, 28, 29, 30, 31, 32, 33]  # exactly the events after 25
+    # 6..10 are trimmed: the gap, the snapshot (finals of the last whole utterances the log holds), live
+    assert too_late[0] == "gap" and too_late[1:] == list(range(11, 34))
+    assert late_joiner == list(range(11, 34))  # snapshot, then live: nothing twice

@@ -40,6 +40,7 @@ class LogWriter:
         self._written: dict[str, int] = {}  # per session: the seq this writer appended last
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
+        self._progress = asyncio.Event()  # set (and replaced) whenever writes went in
         self._task = asyncio.ensure_future(self._run())
 
     @property
@@ -60,6 +61,16 @@ class LogWriter:
         """Wait until everything submitted is in the store; False if ``timeout_s`` ran out first."""
         try:
             await asyncio.wait_for(self._idle.wait(), timeout_s)
+        except TimeoutError:
+            return False
+        return True
+
+    async def written_through(self, session: str, seq: int, timeout_s: float) -> bool:
+        """Wait until ``session``'s events up to ``seq`` are in the store; False if ``timeout_s`` ran out."""
+        try:
+            async with asyncio.timeout(timeout_s):
+                while self._written.get(session, 0) < seq:
+                    await self._progress.wait()
         except TimeoutError:
             return False
         return True
@@ -104,16 +115,21 @@ class LogWriter:
     def _settle(self, writes: list[Write], results: list[int | Exception]) -> None:
         """Outcomes, oldest first, up to the first that did not go in: the writes after it are tried again
         (any that went in are recognised as retries)."""
+        self._progress.set()
+        self._progress = asyncio.Event()
         for write, result in zip(writes, results):
             if isinstance(result, LostEntries):
                 log.warning("%s: reporting the lost events", result)
-                self.queue.store_lost(write.session, result.top + 1, result.expected)
+                self._answered(self.queue.store_lost(write.session, result.top + 1, result.expected))
                 return
             if isinstance(result, Exception):
                 log.warning("event store refused an event of session %s: %s", write.session, result)
-                self.queue.refused()
+                self._answered(self.queue.refused())
                 return
             self._written[write.session] = write.seq
-            if self.queue.written():
-                log.warning("event store reachable again; %d events waiting", self.queue.waiting)
-                self._on_recovered()
+            self._answered(self.queue.written())
+
+    def _answered(self, recovered: bool) -> None:
+        if recovered:
+            log.warning("event store reachable again; %d events waiting", self.queue.waiting)
+            self._on_recovered()

@@ -89,9 +89,9 @@ class WriteQueue:
             self._bytes -= len(dropped.data)
             self._add_loss(dropped.session, dropped.seq, dropped.seq, count=1)
 
-    def store_lost(self, session: str, first: int, last: int) -> None:
+    def store_lost(self, session: str, first: int, last: int) -> bool:
         """The store no longer holds seqs ``first``..``last`` it had accepted: report them before the writes
-        in flight (which are tried again after the report)."""
+        in flight (which are tried again after the report).  True when this answer ends an outage."""
         while self._current:
             write = self._current.pop()
             if write.report:
@@ -100,6 +100,7 @@ class WriteQueue:
                 self._queue.appendleft(write)
                 self._bytes += len(write.data)
         self._add_loss(session, first, last, count=0)
+        return self._answered()
 
     def batch(self, now: float, limit: int = 1) -> list[Write]:
         """The writes to try now, in order: those in flight (not written yet) first, then pending loss
@@ -123,23 +124,28 @@ class WriteQueue:
         """The oldest write in flight is in the store.  True when that ends an outage."""
         if self._current:
             self._current.popleft()
-        recovered = self._failures > 0
-        self._failures = 0
-        self.retry_at = 0.0
-        return recovered
+        return self._answered()
 
-    def refused(self) -> None:
-        """The store refused the oldest write in flight for good: an event is reported lost (a report is not reported
-        again: the store refuses that session)."""
+    def refused(self) -> bool:
+        """The store refused the oldest write in flight for good: an event is reported lost (a report is not
+        reported again: the store refuses that session).  True when this answer ends an outage."""
         write = self._current.popleft() if self._current else None
         if write is not None and not write.report:
             self._add_loss(write.session, write.seq, write.seq, count=1)
+        return self._answered()
 
     def failed(self, now: float) -> bool:
         """The store is unreachable.  True the first time in an outage: report ``store_unavailable`` now."""
         self._failures += 1
         self.retry_at = now + self.backoff.delay(self._failures)
         return self._failures == 1
+
+    def _answered(self) -> bool:
+        """The store answered: any outage is over.  True when there was one."""
+        recovered = self._failures > 0
+        self._failures = 0
+        self.retry_at = 0.0
+        return recovered
 
     def _take(self, now: float) -> Write | None:
         # A report may go before anything still waiting: its seq is below every waiting event of its
