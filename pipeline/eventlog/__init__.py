@@ -4,7 +4,9 @@ Everything a viewer sees is an appended event with a seq; resume, replay and nod
 this log.  Two implementations: :class:`~pipeline.eventlog.memory.MemoryStore` (one process, the embedded
 default) and :class:`~pipeline.eventlog.redis_store.RedisStore` (Redis Streams, many nodes).
 :class:`~pipeline.eventlog.writer.LogWriter` appends a node's events in order and rides out a store that
-is down.
+is down; :class:`~pipeline.eventlog.node.NodeKeeper` heartbeats and reaps dead nodes' sessions;
+:mod:`~pipeline.eventlog.follow` reads a session to its end for a viewer (resume, gap, snapshot);
+:class:`~pipeline.eventlog.service.NodeLog` puts them together: the one object the server holds.
 """
 
 from .base import (

@@ -29,7 +29,6 @@ class _Log:
     entries: deque[LogEntry] = field(default_factory=deque)
     last: int = 0
     expires_at: float | None = None
-    grew: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class MemoryStore(EventStore):
@@ -38,6 +37,7 @@ class MemoryStore(EventStore):
         self._clock = clock
         self._logs: dict[str, _Log] = {}
         self._heartbeats: dict[str, float] = {}
+        self._tails: dict[str, set[asyncio.Event]] = {}  # readers waiting for a session's next entry
 
     def _log(self, session: str, create: bool = False) -> _Log | None:
         self._expire()
@@ -69,8 +69,8 @@ class MemoryStore(EventStore):
         log.entries.append(LogEntry(seq, prev, data))
         while len(log.entries) > self.settings.maxlen:
             log.entries.popleft()
-        log.grew.set()
-        log.grew = asyncio.Event()
+        for waiting in self._tails.pop(session, ()):
+            waiting.set()
         return prev
 
     async def read_after(self, session: str, after: int, limit: int = 1000) -> list[LogEntry]:
@@ -87,13 +87,20 @@ class MemoryStore(EventStore):
 
     async def tail(self, session: str, after: int, timeout_s: float) -> list[LogEntry]:
         entries = await self.read_after(session, after)
-        log = self._log(session, create=True)
-        if entries or log is None:
+        if entries:
             return entries
+        grew = asyncio.Event()
+        self._tails.setdefault(session, set()).add(grew)
         try:
-            await asyncio.wait_for(log.grew.wait(), timeout_s)
+            await asyncio.wait_for(grew.wait(), timeout_s)
         except TimeoutError:
             return []
+        finally:
+            waiting = self._tails.get(session)
+            if waiting is not None:
+                waiting.discard(grew)
+                if not waiting:
+                    del self._tails[session]
         return await self.read_after(session, after)
 
     async def last_seq(self, session: str) -> int:
