@@ -25,10 +25,11 @@ def free_port() -> int:
 
 
 class RedisServer:
-    def __init__(self, directory: Path, *, persist: bool = False):
+    def __init__(self, directory: Path, *, persist: bool = False, password: str = ""):
         """``persist``: an append-only file synced on every write, so a SIGKILL loses nothing acknowledged."""
         self.directory = directory
         self.persist = persist
+        self.password = password
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -40,7 +41,8 @@ class RedisServer:
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--dir", str(self.directory),
-             *(["--appendonly", "yes", "--appendfsync", "always"] if self.persist else ["--appendonly", "no"])],
+             *(["--appendonly", "yes", "--appendfsync", "always"] if self.persist else ["--appendonly", "no"]),
+             *(["--requirepass", self.password] if self.password else [])],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -51,7 +53,7 @@ class RedisServer:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
                     sock.sendall(b"PING\r\n")
-                    if sock.recv(16).startswith(b"+PONG"):
+                    if sock.recv(64).startswith((b"+PONG", b"-NOAUTH")):
                         return
             except OSError:
                 time.sleep(0.02)

@@ -20,8 +20,8 @@ from tests.test_bad_input import assert_one_line_error, ffmpeg
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def streamtwin(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def streamtwin(*args: str, timeout: float = 300, **env_vars: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **env_vars)
     return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True,
                           timeout=timeout, env=env, cwd=ROOT)
 
@@ -101,6 +101,7 @@ def test_bad_sources_are_one_line_and_exit_1(tmp_path: Path, redis_server: Redis
     assert_one_line_error(result, "unreachable", f"127.0.0.1:{redis_server.port}")
     assert "hunter2" not in result.stderr
     assert streamtwin("replay", str(bad), "--speed", "-1").returncode == 2  # argparse: usage and exit 2
+    assert_one_line_error(streamtwin("replay", f"{redis_server.url}/s1", STREAMTWIN_LOG_MAXLEN="0"), "log_maxlen >= 1")
 
 
 def test_redis_urls_are_checked_and_shown_without_password() -> None:
@@ -116,3 +117,19 @@ def test_redis_urls_are_checked_and_shown_without_password() -> None:
                 "redis://h/a/b"):
         with pytest.raises(BadRedisURL):
             parse_redis_url(bad)
+
+
+def test_a_wrong_or_missing_redis_password_is_one_line_without_the_password(tmp_path: Path) -> None:
+    server = RedisServer(tmp_path, password="s3cret-pw")
+    server.start()
+    try:
+        wrong = streamtwin("replay", f"redis://:hunter2@127.0.0.1:{server.port}/0/s1")
+        missing = streamtwin("replay", f"redis://127.0.0.1:{server.port}/0/s1")
+        right = streamtwin("replay", f"redis://:s3cret-pw@127.0.0.1:{server.port}/0/s1")
+    finally:
+        server.kill()
+    assert_one_line_error(wrong, "refused the password", "redis://:***@127.0.0.1")
+    assert_one_line_error(missing, "wants a password")
+    assert_one_line_error(right, "no session 's1'")  # in: the session is what is missing
+    for result in (wrong, missing, right):
+        assert "hunter2" not in result.stderr and "s3cret-pw" not in result.stderr

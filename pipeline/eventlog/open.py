@@ -17,12 +17,16 @@ async def open_store(config: Config, url: str | None = None) -> EventStore:
     """The store for ``config`` (``url`` overrides ``config.redis``).  Raises :class:`StoreError` with a
     one-line message (no password in it) for a bad URL or a Redis that does not answer."""
     url = config.redis if url is None else url
+    try:
+        settings = store_settings(config)
+    except ValueError as exc:
+        raise StoreError(str(exc)) from None
     if not url:
-        return MemoryStore(store_settings(config))
+        return MemoryStore(settings)
     from .redis_store import RedisStore
 
     try:
-        store = RedisStore(url, store_settings(config))
+        store = RedisStore(url, settings)
     except BadRedisURL as exc:
         raise StoreError(f"--redis: {exc}") from None
     try:

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import AuthenticationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -104,6 +105,12 @@ class RedisStore(EventStore):
     def _reachable(self) -> Iterator[None]:
         try:
             yield
+        except AuthenticationError as exc:
+            if "@" not in self.where:
+                why = "wants a password: redis://:PASSWORD@HOST:PORT/DB"
+            else:
+                why = f"refused the password: {exc}"
+            raise StoreUnavailable(f"Redis at {self.where} {why}") from None
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise StoreUnavailable(f"Redis at {self.where} is unreachable: {exc}") from None
 
