@@ -47,8 +47,10 @@ class Stores:
         self._memory: MemoryStore | None = None
         self.made: list[EventStore] = []
 
-    def __call__(self, maxlen: int = 100_000, expire_s: float = 3600.0, node_expiry_s: float = 10.0) -> EventStore:
-        config = StoreSettings(maxlen=maxlen, expire_s=expire_s, node_expiry_s=node_expiry_s)
+    def __call__(
+        self, maxlen: int = 100_000, expire_s: float = 3600.0, node_expiry_s: float = 10.0, max_bytes: int = 1 << 20
+    ) -> EventStore:
+        config = StoreSettings(maxlen=maxlen, max_bytes=max_bytes, expire_s=expire_s, node_expiry_s=node_expiry_s)
         if self._server is not None:
             store: EventStore = RedisStore(self._server.url, config)
         else:
@@ -132,6 +134,17 @@ async def test_maxlen_trims_and_a_resume_before_the_trim_is_a_gap(make_store: St
     recent = ResumeFeed(170)
     out = recent.backlog(await store.read_after("s1", recent.cursor))
     assert recent.gap is None and [from_json(d.decode()).seq for d in out] == list(range(171, 201))
+
+
+async def test_in_memory_the_log_is_bounded_in_bytes_too() -> None:
+    store = MemoryStore(StoreSettings(max_bytes=10_000))
+    for seq in range(1, 101):
+        await store.append("s1", seq, event("s1", seq, text="x" * 900))  # ~1 KB each
+    held = await store.read_after("s1", 0)
+    assert 5 <= len(held) <= 10 and held[-1].seq == 100
+    assert sum(len(e.data) for e in held) <= 10_000
+    await store.append("s1", 101, event("s1", 101, text="y" * 20_000))  # bigger than the bound: kept alone
+    assert [e.seq for e in await store.read_after("s1", 0)] == [101]
 
 
 async def test_a_log_expires_after_the_session_ends(make_store: Stores) -> None:

@@ -58,15 +58,17 @@ class SessionRecord:
 @dataclass(frozen=True)
 class StoreSettings:
     maxlen: int = 100_000  # entries kept per session; older ones are trimmed (resume then reports a gap)
+    max_bytes: int = 64 << 20  # in memory only: bytes kept per session (thumbnails are tens of KB each)
     expire_s: float = 24 * 3600.0  # how long a session's log stays readable after it ended
     node_expiry_s: float = 10.0  # a node silent this long is dead: its live sessions are lost (nodes' clocks
     # must agree to well within it: NTP)
 
     def __post_init__(self) -> None:
-        if self.maxlen < 1 or self.expire_s <= 0 or self.node_expiry_s <= 0:
+        if self.maxlen < 1 or self.max_bytes < 1 or self.expire_s <= 0 or self.node_expiry_s <= 0:
             raise ValueError(
-                f"the event log needs log_maxlen >= 1 (not {self.maxlen}), log_expire_s > 0 (not {self.expire_s}) "
-                f"and node_expiry_s > 0 (not {self.node_expiry_s})"
+                f"the event log needs log_maxlen >= 1 (not {self.maxlen}), log_max_bytes >= 1 (not "
+                f"{self.max_bytes}), log_expire_s > 0 (not {self.expire_s}) and node_expiry_s > 0 (not "
+                f"{self.node_expiry_s})"
             )
 
 

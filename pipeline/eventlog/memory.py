@@ -27,6 +27,7 @@ from .base import (
 class _Log:
     record: SessionRecord | None = None
     entries: deque[LogEntry] = field(default_factory=deque)
+    bytes: int = 0
     last: int = 0
     expires_at: float | None = None
 
@@ -67,8 +68,9 @@ class MemoryStore(EventStore):
             raise LostEntries(session, log.last, expect)
         prev, log.last = log.last, seq
         log.entries.append(LogEntry(seq, prev, data))
-        while len(log.entries) > self.settings.maxlen:
-            log.entries.popleft()
+        log.bytes += len(data)
+        while len(log.entries) > self.settings.maxlen or (log.bytes > self.settings.max_bytes and len(log.entries) > 1):
+            log.bytes -= len(log.entries.popleft().data)
         for waiting in self._tails.pop(session, ()):
             waiting.set()
         return prev

@@ -10,7 +10,12 @@ from .redis_url import BadRedisURL
 
 
 def store_settings(config: Config) -> StoreSettings:
-    return StoreSettings(maxlen=config.log_maxlen, expire_s=config.log_expire_s, node_expiry_s=config.node_expiry_s)
+    return StoreSettings(
+        maxlen=config.log_maxlen,
+        max_bytes=config.log_max_bytes,
+        expire_s=config.log_expire_s,
+        node_expiry_s=config.node_expiry_s,
+    )
 
 
 async def open_store(config: Config, url: str | None = None) -> EventStore:
