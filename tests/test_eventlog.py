@@ -18,8 +18,9 @@ from pipeline.eventlog import EventStore, StaleAppend, StoreSettings
 from pipeline.eventlog.base import LostEntries
 from pipeline.eventlog.memory import MemoryStore
 from pipeline.eventlog.redis_store import RedisStore
-from pipeline.events import encode, from_json
+from pipeline.events import from_json
 from pipeline.policy.resume import ResumeFeed
+from tests.logdata import event
 from tests.redis_server import RedisServer
 
 
@@ -29,11 +30,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-def event(session: str, seq: int, text: str = "") -> bytes:
-    return encode({"v": 1, "type": "transcript.partial", "session": session, "seq": seq, "wall": 1000.0 + seq,
-                   "media_time": seq / 10, "text": text or f"word {seq}", "start": 0.0})
 
 
 class Stores:

@@ -15,17 +15,10 @@ from pipeline.eventlog import StoreSettings
 from pipeline.eventlog.follow import follow, viewer_feed
 from pipeline.eventlog.node import NodeKeeper
 from pipeline.eventlog.redis_store import RedisStore
-from pipeline.events import SessionEnded, TranscriptFinal, encode
 from pipeline.policy.logwrites import Backoff
 from pipeline.policy.resume import Gap
+from tests.logdata import TIMEOUT_S, ended, event, final
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
-from tests.test_eventlog import event
-
-TIMEOUT_S = 60.0  # bounds a hung test; never a timing assertion
-
-
-def ended(session: str, seq: int) -> bytes:
-    return encode(SessionEnded(session=session, seq=seq, wall=2000.0).to_dict())
 
 
 async def collect(store: RedisStore, session: str, after: int = 0) -> list[dict]:
@@ -123,11 +116,6 @@ async def test_a_node_registers_its_sessions_again_after_redis_forgot_them(tmp_p
     finally:
         await store.close()
         server.kill()
-
-
-def final(session: str, seq: int) -> bytes:
-    return encode(TranscriptFinal(session=session, seq=seq, wall=1000.0 + seq, text=f"word{seq}", start=seq,
-                                  end=seq + 0.5, utterance=seq, utterance_end=True).to_dict())
 
 
 async def feed_of(store: RedisStore, resume_from: int | None) -> list[object]:

@@ -16,8 +16,8 @@ from pipeline.eventlog.redis_store import RedisStore
 from pipeline.eventlog.writer import LogWriter
 from pipeline.events import from_json
 from pipeline.policy.logwrites import Backoff, WriteQueue
+from tests.logdata import event
 from tests.redis_server import RedisServer
-from tests.test_eventlog import event
 
 FLUSH_TIMEOUT_S = 60.0  # a bound for a hung test, not a timing assertion
 

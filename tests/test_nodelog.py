@@ -13,7 +13,7 @@ from pipeline.eventlog.memory import MemoryStore
 from pipeline.eventlog.service import NodeLog
 from pipeline.policy.resume import Gap
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
-from tests.test_follow import TIMEOUT_S, ended, final
+from tests.logdata import TIMEOUT_S, ended, final
 
 
 async def watch(node: NodeLog, resume_from: int | None) -> list[bytes | Gap]:
