@@ -44,20 +44,26 @@ async def follow(
     ``wait_out_outages=False`` raises :class:`StoreUnavailable` instead of retrying."""
     backoff = backoff or Backoff()
     cursor, failures = after, 0
+    tailing = False  # caught up with a live session: one XREAD BLOCK a round, nothing else
     while True:
         try:
-            entries = await store.read_after(session, cursor)
-            if not entries:
-                record = await store.record(session)
-                if record is None or record.state != LIVE:
-                    if not await store.read_after(session, cursor, limit=1):  # nothing came meanwhile
+            if tailing:
+                entries = await store.tail(session, cursor, poll_s)
+                tailing = bool(entries)  # a quiet spell: look at the session's state again
+            else:
+                entries = await store.read_after(session, cursor)
+                if not entries:
+                    record = await store.record(session)
+                    if record is not None and record.state == LIVE:
+                        tailing = True
+                    elif not await store.read_after(session, cursor, limit=1):  # over, nothing came meanwhile
                         return
                     continue
-                entries = await store.tail(session, cursor, poll_s)
         except StoreUnavailable as exc:
             if not wait_out_outages:
                 raise
             failures += 1
+            tailing = False
             log.debug("following session %s: %s", session, exc)
             await asyncio.sleep(backoff.delay(failures))
             continue
