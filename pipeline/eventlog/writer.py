@@ -96,7 +96,9 @@ class LogWriter:
                 continue
             try:
                 results = await self.store.append_many(self._appends(writes))
-            except StoreUnavailable as exc:
+            except Exception as exc:  # unreachable (or a surprise): keep the events, try again after a while
+                if not isinstance(exc, StoreUnavailable):
+                    log.exception("appending to the event store failed")
                 if self.queue.failed(self._clock()):
                     log.warning("event store unavailable, buffering events: %s", exc)
                     self._on_unavailable(str(exc))
