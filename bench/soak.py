@@ -128,19 +128,20 @@ def start(target: Any, url: str) -> multiprocessing.Process:
 
 
 class Healthz(threading.Thread):
-    """GET /healthz every 100 ms from a thread (an HTTP client would be another process's job; a thread
+    """GET /healthz every ``every_s`` from a thread (an HTTP client would be another process's job; a thread
     shares the GIL with the server, so these figures are if anything pessimistic)."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, every_s: float = 0.1):
         super().__init__(daemon=True)
         self.port = port
+        self.every_s = every_s
         self.latencies: list[float] = []
         self.failures = 0
         self.stop = threading.Event()
 
     def run(self) -> None:
         request = f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n\r\n".encode()
-        while not self.stop.wait(0.1):
+        while not self.stop.wait(self.every_s):
             began = time.perf_counter()
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=5) as sock:

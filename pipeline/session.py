@@ -7,6 +7,7 @@ track) and who listens to the bus (terminal, JSONL, websockets) differ.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -40,6 +41,9 @@ from .vision import VisionStage
 log = logging.getLogger(__name__)
 
 RECENT_UTTERANCES = 60  # whole utterances (all their finals) a late viewer receives
+# Ctrl-C on `run`: a person waits about a second; a last decode or speaker label not back by then is not
+# waited for (the process then exits without tearing the models down: ~0.25 s more, see cli._exit_at_once).
+INTERRUPTED_FLUSH_S = 0.5
 
 
 class Session:
@@ -132,17 +136,24 @@ class Session:
     def error(self, code: str, message: str, *, fatal: bool = False) -> None:
         self.bus.emit(Error(code=code, message=message, fatal=fatal, media_time=self.speech.audio_seconds))
 
-    async def end(self, drain_s: float | None = None) -> dict[str, Any]:
+    async def end(self, drain_s: float | None = None, flush_s: float | None = None) -> dict[str, Any]:
         """Flush speech (nothing heard is lost) and emit ``session.ended`` with stats.
 
-        ``drain_s`` bounds the wait for the last answer (default ``llm_drain_s``): short on a shutdown."""
+        ``drain_s`` bounds the wait for the last answer (default ``llm_drain_s``): short on a shutdown.
+        ``flush_s`` bounds the last decode and speaker labels together (Ctrl-C): past it the tentative
+        words become final and held finals go out unlabelled."""
         if self._ended:
             return {}
         self._ended = True
-        await self.speech.finish()
+        loop = asyncio.get_running_loop()
+        deadline = None if flush_s is None else loop.time() + flush_s
+        await self.speech.finish(flush_s)
         self.speech.close()
         if self.speakers is not None:
-            await self.speakers.drain()
+            try:
+                await asyncio.wait_for(self.speakers.drain(), None if deadline is None else max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                log.info("speaker labels not done within %.1f s: finals go out unlabelled", flush_s)
             self.speakers.close()
         if self.assistant is not None:
             drain_s = self.config.llm_drain_s if drain_s is None else drain_s
@@ -215,5 +226,8 @@ async def run_reader(session: Session, reader: MediaReader) -> bool:
         session.error(exc.code, exc.message, fatal=True)
     finally:
         reader.close()
-        await session.end(drain_s=0.0 if reader.interrupted else None)
+        if reader.interrupted:
+            await session.end(drain_s=0.0, flush_s=INTERRUPTED_FLUSH_S)
+        else:
+            await session.end()
     return ok

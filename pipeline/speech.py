@@ -94,6 +94,7 @@ class SpeechStage:
             self._policy.language = self.language
         self._policy.awaiting_language = self.language == "auto"
         self._wanted = False
+        self._stopped = False  # finish() gave up waiting: late decodes are ignored
         self._in_flight: DecodeRequest | None = None
         self._settled = asyncio.Event()
         self._settled.set()
@@ -127,13 +128,22 @@ class SpeechStage:
         self.audio_seconds = start + usable / SAMPLE_RATE
         self._buffer.trim_before(self._policy.keep_from)
 
-    async def finish(self) -> None:
-        """End of audio: flush the open utterance as final and wait for the last decode."""
+    async def finish(self, wait_s: float | None = None) -> None:
+        """End of audio: flush the open utterance as final and wait for the last decode.
+
+        ``wait_s`` bounds that wait (Ctrl-C, where a person waits about a second): past it the words
+        already shown as tentative become final, and a decode still running is not waited for."""
         self.audio_seconds += len(self._pending) / SAMPLE_RATE
         self._policy.on_audio(self.audio_seconds)
         self._emit_all(self._policy.finish())
         self._request_if_due()
-        await self._settle()
+        try:
+            await asyncio.wait_for(self._settle(), wait_s)
+        except TimeoutError:
+            log.info("speech not flushed within %.1f s: ending with the tentative words", wait_s)
+            self._stopped = True
+            self._engine.drop(self)
+            self._emit_all(self._policy.stop_now())
 
     def close(self) -> None:
         """Stop asking the engine for decodes (the session is gone)."""
@@ -169,6 +179,8 @@ class SpeechStage:
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""
         self._in_flight = None
+        if self._stopped:  # finish() stopped waiting for this one and closed the utterance without it
+            return
         try:
             if isinstance(result, BaseException):
                 raise result

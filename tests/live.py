@@ -58,11 +58,12 @@ async def view(ws: ClientConnection, welcome: dict[str, Any], **fields: Any) -> 
 
 
 async def offer_media(ws: ClientConnection, pc: Any, player: Any) -> None:
-    """Publish ``player``'s audio and video on ``pc`` (an aiortc RTCPeerConnection) through ``ws``."""
+    """Publish ``player``'s audio and video (if it has any) on ``pc`` (an aiortc RTCPeerConnection) through ``ws``."""
     from aiortc import RTCSessionDescription
 
     pc.addTrack(player.audio)
-    pc.addTrack(player.video)
+    if player.video is not None:
+        pc.addTrack(player.video)
     await pc.setLocalDescription(await pc.createOffer())
     await send_json(ws, {"type": "offer", "sdp": pc.localDescription.sdp})
     answer, _ = await recv_until(ws, "answer")

@@ -405,3 +405,20 @@ def test_joined_words_never_hold_a_double_space():
     from pipeline.policy.agreement import join_words
 
     assert join_words(words(("I", 0.0, 0.1), (" think", 0.1, 0.2), ("  the", 0.2, 0.3))) == "I think the"
+
+
+def test_stopped_now_the_tentative_words_become_final_and_the_decode_in_flight_is_forgotten():
+    """Ctrl-C: the words already shown as tentative close the utterance without another decode."""
+    policy = StreamingTranscriber(step_s=0.5)
+    feed_vad(policy, 0.0, 0.8, 0.9)
+    out = policy.on_decoded(policy.next_decode(), [(" hello", 0.0, 0.5), (" there", 0.5, 0.75)])
+    assert [e.text for e in out if isinstance(e, TranscriptPartial)] == ["hello there"]
+    feed_vad(policy, 0.8, 1.4, 0.9)
+    in_flight = policy.next_decode()
+    assert in_flight is not None
+    policy.finish()
+    out = policy.stop_now()
+    (final,) = [e for e in out if isinstance(e, TranscriptFinal)]
+    assert (final.text, final.utterance_end) == ("hello there", True)
+    assert [e.text for e in out if isinstance(e, TranscriptPartial)] == [""]
+    assert policy.next_decode() is None and policy.idle  # nothing left to ask for once stopped

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import threading
 
 import jsonschema
 import pytest
@@ -135,3 +137,29 @@ def test_openai_json_schema_becomes_llama_json_object():
 )
 def test_reused_prefix_tokens(previous, prompt, reused):
     assert reused_prefix_tokens(previous, prompt) == reused
+
+
+async def test_a_call_abandoned_while_it_waits_for_the_thread_leaves_no_stray_failure():
+    """Seen at the end of the 30-minute soak: a call cancelled while its work waited behind another's,
+    then the model closed; the work then ran on a model that was gone ("Future exception was never
+    retrieved: AttributeError ... input_ids")."""
+    loop = asyncio.get_running_loop()
+    unhandled: list[dict] = []
+    loop.set_exception_handler(lambda _, context: unhandled.append(context))
+    local = LocalBackend("smollm2", n_ctx=2048)
+    await local.start()
+    gate = threading.Event()
+    busy = loop.run_in_executor(local._executor, gate.wait)  # the model's one thread is taken
+    call = asyncio.ensure_future(collect(local.stream(ChatRequest([SYSTEM], max_tokens=4))))
+    await asyncio.sleep(0.2)  # the call holds the model's lock; its work waits for the thread
+    call.cancel()
+    await asyncio.gather(call, return_exceptions=True)
+    closing = asyncio.ensure_future(local.aclose())
+    await asyncio.sleep(0.2)  # aclose has let go of the model; closing it waits for the thread too
+    gate.set()
+    await busy
+    await closing
+    del call
+    gc.collect()
+    await asyncio.sleep(0.1)
+    assert not unhandled, unhandled

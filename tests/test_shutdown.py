@@ -23,10 +23,11 @@ from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "meeting.wav"
-# The target is 1 s. Measured with load average 9 on the shared 2 cores (niced): 3.1-4.7 s, of which ~2.5 s
-# until session.ended (the decode in flight, then the speech stage's flush decode) and ~0.7 s of process exit.
-# eeb9b39 never exits; the bound catches that and gross regressions, not the target.
+# The target is 1 s; bench/ctrl_c.py measures it (with load average 9-10 on the shared 2 cores: session.ended
+# after ~0.7 s, the process gone after ~1.05 s).  eeb9b39 never exits; the bound catches that and gross
+# regressions, not the target.
 RUN_EXIT_BOUND_S = 8.0
+SAMPLE_S = 61.6
 SERVE_EXIT_BOUND_S = 15.0
 
 
@@ -58,7 +59,8 @@ def test_run_ends_soon_after_ctrl_c_with_the_transcript_so_far(sig):
     events = [json.loads(line) for line in lines + out.splitlines()]
     assert events[-1]["type"] == "session.ended", events[-3:]
     assert any(e["type"] == "transcript.final" for e in events)
-    assert events[-1]["stats"]["audio_s"] < 15  # it stopped early, it did not play to the end
+    # It stopped early, it did not play to the end (on a loaded machine the first final can take 20 s).
+    assert events[-1]["stats"]["audio_s"] < SAMPLE_S - 20
     assert "Traceback" not in err
     assert process.returncode == 128 + sig
     assert elapsed < RUN_EXIT_BOUND_S, f"took {elapsed:.2f} s after the signal"

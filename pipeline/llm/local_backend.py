@@ -50,6 +50,12 @@ def reused_prefix_tokens(previous: Sequence[int], prompt: Sequence[int]) -> int:
     return min(length, max(len(prompt) - 1, 0))
 
 
+def _forget(worker: asyncio.Future[Any]) -> None:
+    """Read a finished worker's outcome so an abandoned call's failure is not reported as unhandled."""
+    if not worker.cancelled() and worker.exception() is not None:
+        log.debug("abandoned generation ended with %r", worker.exception())
+
+
 def _post(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[Any], item: Any) -> None:
     """Hand a chunk from the worker thread to the loop; a closed loop has no reader left."""
     try:
@@ -136,7 +142,8 @@ class LocalBackend:
             queue: asyncio.Queue[Any] = asyncio.Queue()
             stop = threading.Event()
             started = time.monotonic()
-            worker = loop.run_in_executor(self._executor, self._generate, request, stop, loop, queue)
+            # The model is handed over now: aclose() may drop it while this call waits for the thread.
+            worker = loop.run_in_executor(self._executor, self._generate, self._llama, request, stop, loop, queue)
             # However the worker ends, the reader wakes up (after the chunks already queued).
             worker.add_done_callback(lambda _: queue.put_nowait(_END))
             accumulator = ChunkAccumulator(started)
@@ -147,13 +154,16 @@ class LocalBackend:
                         yield Delta(text)
                 prompt = await worker
             finally:
-                # Also on cancellation: the thread stops at its next token.
+                # Also on cancellation: the thread stops at its next token (or never starts), and
+                # whatever it ends with is nobody's to read any more.
                 stop.set()
+                worker.add_done_callback(_forget)
             finished = accumulator.finish(time.monotonic())
         yield replace(finished, prompt_tokens=prompt.prompt_tokens, cached_tokens=prompt.cached_tokens)
 
     def _generate(
         self,
+        llama: Any,
         request: ChatRequest,
         stop: threading.Event,
         loop: asyncio.AbstractEventLoop,
@@ -164,9 +174,10 @@ class LocalBackend:
         The first chunk arrives right after the prompt was evaluated, while the first
         sampled token is not yet: ``n_tokens`` is then exactly the prompt's length.
         """
-        llama = self._llama
-        previous = llama.input_ids[: llama.n_tokens].tolist()
         stats = PromptStats()
+        if stop.is_set():  # abandoned while it waited for the thread: its result would be discarded
+            return stats
+        previous = llama.input_ids[: llama.n_tokens].tolist()
         try:
             chunks = llama.create_chat_completion(
                 messages=request.messages,

@@ -275,6 +275,13 @@ class StreamingTranscriber:
             self._pending_end = self.audio_end
         return out
 
+    def stop_now(self) -> list[Event]:
+        """Interrupted (Ctrl-C): the tentative words already shown close the utterance as final, without
+        the decode that would have confirmed them; a decode still in flight is forgotten."""
+        self._in_flight = None
+        self._pending_end = self._pending_end if self._pending_end is not None else self.audio_end
+        return self._close_utterance([], self.audio_end)
+
     @property
     def keep_from(self) -> float:
         """Earliest media time a future decode can ask for; older audio can be dropped.
