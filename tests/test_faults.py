@@ -108,7 +108,9 @@ async def test_a_publisher_resumes_mid_stream_and_the_session_goes_on(make_serve
         await offer(back, players[1])
         # (The old media's closing final is empty and starts where the last words ended: skipped.)
         third = await recv_spoken_final(viewer)
-        assert third["start"] >= second["end"]
+        # Whisper's word boundaries may overlap a little: the policy takes a word starting up to 0.1 s
+        # before the committed end as new (agreement._drop_already_committed), and so does this check.
+        assert third["start"] >= second["end"] - 0.1
         await send_json(back, {"type": "end"})
         ended, before = await recv_until(viewer, "session.ended", timeout=60)
         assert ended["session"] == session_id
