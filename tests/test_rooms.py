@@ -140,3 +140,23 @@ async def test_joining_needs_the_rooms_join_token_and_a_name(make_server):
     refused = await hello(ws, "publisher", session=solo["session"], token=solo.get("join_token", "x"),
                           options={"name": "Eve"})
     assert refused["code"] == "unauthorized" and "join_token" not in solo
+
+
+async def test_the_stream_command_joins_a_room_only_with_its_token(make_server, tmp_path, capsys):
+    """`streamtwin stream --session ID --name NAME --join-token TOKEN`: a wrong token is one line and exit 1."""
+    from dataclasses import replace
+
+    from pipeline.cli import main
+    from pipeline.publisher import stream
+
+    server = await make_server(max_sessions=3)
+    host = await open_ws(server)
+    welcome = await hello(host, "publisher", options={"name": "Ann"})
+    wav = clip(tmp_path / "eve.wav", shared_mic(), [(0.3, 1.3)])
+    config = replace(server.config, format="jsonl")
+    url = f"ws://127.0.0.1:{server.port}"
+    assert await stream(config, str(wav), url, name="Eve", session=welcome["session"], join_token="wrong") == 1
+    err = capsys.readouterr().err
+    assert "unauthorized" in err and "join token" in err and "Traceback" not in err
+    assert main(["stream", str(wav), "--to", url, "--session", welcome["session"]]) == 2  # no --name
+    assert "--name" in capsys.readouterr().err
