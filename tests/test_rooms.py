@@ -18,7 +18,7 @@ from aiortc.contrib.media import MediaPlayer
 from pipeline.events import from_dict
 from pipeline.notes import TwinMirror
 from pipeline.publisher import Publication
-from tests.live import hello, open_ws, recv_json, ws_url
+from tests.live import hello, open_ws, recv_json, recv_until, send_json, ws_url
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 RATE = 16000
@@ -160,3 +160,41 @@ async def test_the_stream_command_joins_a_room_only_with_its_token(make_server, 
     assert "unauthorized" in err and "join token" in err and "Traceback" not in err
     assert main(["stream", str(wav), "--to", url, "--session", welcome["session"]]) == 2  # no --name
     assert "--name" in capsys.readouterr().err
+
+
+async def test_each_participant_resumes_with_their_own_token_and_one_that_does_not_leaves_alone(make_server):
+    server = await make_server(max_sessions=4, resume_grace_s=1.0, offer_timeout_s=600)
+    ann_ws = await open_ws(server)
+    ann = await hello(ann_ws, "publisher", options={"name": "Ann"})
+    viewer = await open_ws(server)
+    assert (await hello(viewer, "viewer", session=ann["session"], token=ann["viewer_token"]))["type"] == "welcome"
+    joined = {}
+    for name in ("Bob", "Cy"):
+        ws = await open_ws(server)
+        joined[name] = (ws, await hello(ws, "publisher", session=ann["session"], token=ann["join_token"],
+                                        options={"name": name}))
+    bob_ws, bob = joined["Bob"]
+    bob_ws.transport.abort()  # gone without a word: Bob may come back within the grace period
+    notice, _ = await recv_until(viewer, "notice")
+    assert notice["code"] == "publisher_away" and "Bob" in notice["message"]
+    back = await open_ws(server)
+    # Ann's resume token is not Bob's place.
+    refused = await hello(back, "publisher", session=ann["session"], resume="not-a-token")
+    assert refused["code"] == "unauthorized"
+    back = await open_ws(server)
+    resumed = await hello(back, "publisher", session=ann["session"], resume=bob["resume_token"])
+    assert (resumed["type"], resumed["resumed"], resumed["name"]) == ("welcome", True, "Bob")
+
+    cy_ws, _ = joined["Cy"]
+    cy_ws.transport.abort()  # Cy does not come back: Cy leaves, the room goes on
+    left, before = await recv_until(viewer, "participant.left", timeout=15)
+    assert (left["name"], left["reason"]) == ("Cy", "publisher_left")
+    assert not [m for m in before if m["type"] in ("error", "session.ended")]
+    live = server.sessions[ann["session"]]
+    assert [p.name for p in live.participants] == ["Ann", "Bob"]
+    assert sum(server.admission.sessions.values()) == 2  # Cy's place is released
+    await send_json(back, {"type": "end"})  # Bob leaves; Ann is the last: her end ends the room
+    assert (await recv_until(viewer, "participant.left"))[0]["name"] == "Bob"
+    await send_json(ann_ws, {"type": "end"})
+    ended, _ = await recv_until(viewer, "session.ended")
+    assert ended["session"] == ann["session"] and server.sessions == {}
