@@ -86,3 +86,21 @@ def test_i_will_is_the_named_participants_task():
     rules.add("I will send the report on Friday.", speaker="Priya")
     draft = rules.draft()
     assert [(item["owner"], "report" in item["text"]) for item in draft["action_items"]] == [("Priya", True)]
+
+
+def test_the_terminal_view_names_the_participants():
+    import io
+
+    from pipeline.events import ParticipantJoined, ParticipantLeft, SessionEnded, TranscriptFinal
+    from pipeline.outputs import TextOutput
+
+    out = io.StringIO()
+    view = TextOutput(out, io.StringIO(), live=False)
+    view(ParticipantJoined(name="Tom", slot=2, media_time=1.5))
+    view(TranscriptFinal(text="I will send the report.", start=2.0, end=3.5, utterance=1, utterance_end=True,
+                         speaker="Tom", speaker_name="Tom"))
+    view(ParticipantLeft(name="Tom", slot=2, media_time=9.0))
+    view(SessionEnded(media_time=9.0))
+    assert out.getvalue().splitlines() == [
+        "  [00:01] Tom joined the room", "[00:02] Tom: I will send the report.", "  [00:09] Tom left the room"
+    ]
