@@ -340,13 +340,9 @@ class Server:
         live = self.registry.get(hello.session)
         if live is None:
             raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
-        self._authorize(
-            channel, tokens_match(given, live.join_token), "join token (open the room's join link)"
-        )
-        if not live.is_room:
-            raise Refusal(
-                "not_a_room", "this session is not a room: its first publisher gave no name", CLOSE_POLICY
-            )
+        # Only a room's publishers ever see its join token (a session without a name has no room to join).
+        ok = live.is_room and tokens_match(given, live.join_token)
+        self._authorize(channel, ok, "join token (open the room's join link)")
         participant = live.join(hello.name, channel.address)
         channel.role, channel.live = "publisher", live
         self._welcome_publisher(channel, live, participant, live.session.source)
