@@ -207,9 +207,7 @@ class Room:
         deadline = self._interleave.next_deadline()
         if deadline is None:
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
         delay = max(0.0, deadline - self._clock())
-        self._timer = loop.call_later(delay, lambda: self._release(self._interleave.release(self._clock())))
+        self._timer = asyncio.get_running_loop().call_later(
+            delay, lambda: self._release(self._interleave.release(self._clock()))
+        )
