@@ -1,6 +1,6 @@
 """A room of three participants in real time on the shared speech engine (LLM off).
 
-    python -m bench.rooms [--asr-model base|tiny.en] [--limit-p90 2.0]
+    python -m bench.rooms [--asr-model base|tiny.en] [--asr-language auto|en] [--limit-p90 2.0]
 
 samples/shared_mic.wav is a meeting of three voices (David, Priya, Tom; turns in shared_mic.json).
 Each participant gets a track of the whole meeting that carries only their own turns (silence
@@ -178,10 +178,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit-p90", type=float, default=2.0, help="seconds of p90 commit latency that still count")
     parser.add_argument("--asr-model", default="base", help="speech model (default: base)")
+    parser.add_argument("--asr-language", default="auto", help="auto: each participant's stream detects it")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     config = replace(
-        Config.from_sources({"llm": "none", "asr_model": args.asr_model}), host="127.0.0.1", port=0, vision=False
+        Config.from_sources({"llm": "none", "asr_model": args.asr_model, "asr_language": args.asr_language}),
+        host="127.0.0.1", port=0, vision=False,
     )
     load_engine(config)  # loaded once, before the first publisher waits for it
     load_before = os.getloadavg()[0]
@@ -200,6 +202,7 @@ def main() -> None:
           f"server CPU {result['server_cpu_share_of_a_core']:.0%} of a core", flush=True)
     threads, workers = engine_threads(config)
     print(json.dumps({"bench": "rooms", "participants": 3, "asr_model": config.asr_model,
+                      "asr_language": config.asr_language,
                       "limit_p90_s": args.limit_p90, "threads_per_decode": threads, "workers": workers,
                       "load_average_before": load_before, "load_average_after": os.getloadavg()[0], **result}))
 
