@@ -104,3 +104,12 @@ def test_the_terminal_view_names_the_participants():
     assert out.getvalue().splitlines() == [
         "  [00:01] Tom joined the room", "[00:02] Tom: I will send the report.", "  [00:09] Tom left the room"
     ]
+
+
+def test_ids_and_tokens_never_start_with_a_dash():
+    """They go on command lines: `--session -abc` would be read as an option (seen: 1 id in 64)."""
+    from pipeline.policy.access import new_secret
+
+    secrets = {new_secret() for _ in range(2000)}
+    assert len(secrets) == 2000 and not [s for s in secrets if s.startswith("-")]
+    assert all(len(s) == 22 for s in secrets)
