@@ -40,7 +40,6 @@ class ClientChannel:
         self._dropped = False
         self._timeout: asyncio.Timeout | None = None
         self.role = ""
-        self.resumed = False  # a publisher that came back to its session
         self.live: Any = None  # the LiveSession joined (pipeline.registry), once a hello succeeded
         self.task = asyncio.ensure_future(self._run())
 

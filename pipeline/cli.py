@@ -130,6 +130,14 @@ def build_parser() -> argparse.ArgumentParser:
     stream.add_argument("--to", required=True, metavar="URL", help="server, e.g. ws://127.0.0.1:8080")
     stream.add_argument("--token", default=None, help="access token, if the server requires one")
     stream.add_argument("--format", choices=["auto", "text", "jsonl"], default=None, help="as for run")
+    stream.add_argument(
+        "--name", default="", help="your name: starts a room others may join, or the name you join one with"
+    )
+    stream.add_argument("--session", default="", metavar="ID", help="join this room (with --name and --join-token)")
+    stream.add_argument(
+        "--join-token", default=os.environ.get("STREAMTWIN_JOIN_TOKEN", ""), metavar="TOKEN",
+        help="the room's join token (printed for, and sent to, its first publisher; env STREAMTWIN_JOIN_TOKEN)",
+    )
     return parser
 
 
@@ -245,7 +253,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "stream":
         from .publisher import stream
 
-        return asyncio.run(stream(config, args.source, args.to))
+        if args.session and not args.name:
+            print("streamtwin: error: joining a room (--session) needs --name", file=sys.stderr)
+            return 2
+        return asyncio.run(
+            stream(config, args.source, args.to, name=args.name, session=args.session, join_token=args.join_token)
+        )
     raise AssertionError(args.command)
 
 

@@ -31,6 +31,9 @@ class Config:
     speaker_threshold: float = 0.85  # cosine similarity below which a long utterance opens a new speaker
     speaker_min_new_s: float = 2.0  # shorter utterances never open a speaker (their embedding is noisy)
     max_speakers: int = 8
+    # --- rooms (several publishers in one session, each named) ------------------
+    max_participants: int = 8  # per room; each also counts as a session against max_sessions
+    room_max_hold_s: float = 4.0  # a final waits at most this long for another participant's utterance to end
 
     # --- ingest -------------------------------------------------------------
     realtime: bool | None = None  # None: on for URLs and stdin, off for files

@@ -126,6 +126,27 @@ class Progress(Event):
     duration: float | None = None
 
 
+@dataclass(kw_only=True)
+class ParticipantJoined(Event):
+    """Someone joined the session's room (several publishers, each a name); ``slot`` (1-8) picks their colour.
+
+    Late viewers get one per participant present in the snapshot."""
+
+    type: ClassVar[str] = "participant.joined"
+    name: str
+    slot: int = 1
+
+
+@dataclass(kw_only=True)
+class ParticipantLeft(Event):
+    """A participant left the room (their speech was flushed first); ``reason`` is an error code or ""."""
+
+    type: ClassVar[str] = "participant.left"
+    name: str
+    slot: int = 1
+    reason: str = ""
+
+
 # --- speech ------------------------------------------------------------------
 
 
@@ -136,6 +157,7 @@ class TranscriptPartial(Event):
     type: ClassVar[str] = "transcript.partial"
     text: str
     start: float
+    speaker: str = ""  # in a room: the participant speaking (each has a partial of their own)
 
 
 @dataclass(kw_only=True)
@@ -149,7 +171,8 @@ class TranscriptFinal(Event):
 
     ``speaker`` ("S1", "S2", ...) says who spoke, from their voice, when speaker labels are on
     (``--speakers``); ``speaker_name`` is the name that speaker gave themselves ("I'm Tom"), once
-    they did.  The label of an utterance's last final (``utterance_end``) holds for all of it;
+    they did.  In a room (several publishers) both are the participant's name, and
+    ``utterance`` is numbered across the session.  The label of an utterance's last final (``utterance_end``) holds for all of it;
     earlier finals carry the best match so far ("" while it is not known).
     """
 

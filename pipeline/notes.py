@@ -84,7 +84,11 @@ def render_notes(paragraphs: list[Utterance], twin: dict[str, Any] | None) -> st
         if lines:
             blocks += [f"## {title}", "\n".join(lines)]
     blocks.append("## Transcript")
-    blocks += [f"**{clock(p.start)}** {escape(p.text)}" for p in paragraphs if p.text]
+    # Who said it (a room's participant, or a voice's label or name) leads the paragraph, in bold.
+    blocks += [
+        f"**{clock(p.start)}** " + (f"**{escape(p.speaker)}:** " if p.speaker else "") + escape(p.text)
+        for p in paragraphs if p.text
+    ]
     return "\n\n".join(blocks) + "\n"
 
 
@@ -100,7 +104,8 @@ class MarkdownOutput:
     def __call__(self, event: Event) -> None:
         if isinstance(event, TranscriptFinal):
             self._paragraphs += self._grouper.add(
-                event.text, event.start, event.end, event.utterance, event.utterance_end
+                event.text, event.start, event.end, event.utterance, event.utterance_end,
+                event.speaker_name or event.speaker,
             )
         elif isinstance(event, (TwinState, TwinPatch)):
             self._twin.apply(event)

@@ -19,6 +19,8 @@ from .events import (
     AssistantSwitched,
     Error,
     Event,
+    ParticipantJoined,
+    ParticipantLeft,
     Progress,
     SessionEnded,
     TranscriptFinal,
@@ -95,6 +97,9 @@ class TextOutput:
             self._print(f"  twin v{event.version}: {describe_twin_change(event)}")
         elif isinstance(event, VisionObservation):
             self._print(f"  [{clock(event.media_time or 0)}] seen: {event.kind} {event.note}".rstrip())
+        elif isinstance(event, (ParticipantJoined, ParticipantLeft)):
+            verb = "joined" if isinstance(event, ParticipantJoined) else "left"
+            self._print(f"  [{clock(event.media_time or 0)}] {event.name} {verb} the room")
         elif isinstance(event, Progress) and self._live and event.duration:
             pct = min(100.0, 100.0 * event.position / event.duration)
             self._err.write(f"\r\033[K{pct:5.1f}% of {clock(event.duration)}")

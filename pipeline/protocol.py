@@ -102,6 +102,11 @@ class Hello:
         return source[:MAX_SOURCE_LABEL] if isinstance(source, str) and source.strip() else "webrtc"
 
     @property
+    def name(self) -> Any:
+        """A room participant's display name (``options.name``), unchecked; None when not given."""
+        return self.options.get("name")
+
+    @property
     def snapshot(self) -> bool:
         return self.options.get("snapshot", True) is not False
 

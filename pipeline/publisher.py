@@ -5,6 +5,11 @@ played in real time by aiortc's ``MediaPlayer``; its tracks go to the server,
 whose session events come back on the websocket and are printed like ``run``
 prints them.  When the source ends the publisher asks the server to end the
 session and exits once ``session.ended`` arrives (speech is flushed first).
+
+With ``--name`` the session is a room that others may join; ``--session ID --name NAME
+--join-token TOKEN`` joins one (the first publisher's welcome carries the token, and its
+join link).  A participant who leaves a room that others are still in gets its own
+``participant.left`` (its speech flushed first) instead of ``session.ended``.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from .config import Config
-from .events import Error, Event, EventSchemaError, SessionEnded, from_dict
+from .events import Error, Event, EventSchemaError, ParticipantLeft, SessionEnded, from_dict
 from .ingest import NETWORK_PREFIXES
 from .outputs import JsonlOutput, TextOutput
 from .policy.redact import redact
@@ -95,13 +100,20 @@ class Publication:
         on_event: Callable[[Event], None],
         on_message: Callable[[dict[str, Any]], None] = lambda message: None,
         label: str = "",
+        name: str = "",
+        session: str = "",
+        join_token: str = "",
     ) -> None:
         self.url = url
         self.tracks = [t for t in (audio, video) if t is not None]
         self.on_event = on_event
         self.on_message = on_message
         self.label = label
-        self.ended: SessionEnded | None = None
+        self.name = name  # in a room: this participant's name (the server's welcome confirms it)
+        self.session = session  # a room to join (with join_token), else a new session
+        self.join_token = join_token
+        self.welcome: dict[str, Any] = {}
+        self.ended: SessionEnded | ParticipantLeft | None = None
         self._finish = asyncio.Event()
         self.tracks[0].on("ended", self._finish.set)
 
@@ -109,7 +121,7 @@ class Publication:
         """Stop publishing: the server flushes the session and sends ``session.ended``."""
         self._finish.set()
 
-    async def run(self) -> SessionEnded:
+    async def run(self) -> SessionEnded | ParticipantLeft:
         try:
             async with connect(self.url, open_timeout=OPEN_TIMEOUT_S, max_size=None) as ws:
                 return await self._publish(ws)
@@ -117,9 +129,20 @@ class Publication:
             reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
             raise PublishError(f"cannot connect to {redact(self.url)}: {reason}") from None
 
-    async def _publish(self, ws: ClientConnection) -> SessionEnded:
-        await ws.send(json.dumps({"type": "hello", "role": "publisher", "options": {"source": self.label}}))
-        welcome = await self._expect(ws, "welcome")
+    def hello(self) -> dict[str, Any]:
+        options: dict[str, Any] = {"source": self.label}
+        if self.name:
+            options["name"] = self.name
+        message: dict[str, Any] = {"type": "hello", "role": "publisher", "options": options}
+        if self.session:
+            message.update(session=self.session, token=self.join_token)
+        return message
+
+    async def _publish(self, ws: ClientConnection) -> SessionEnded | ParticipantLeft:
+        await ws.send(json.dumps(self.hello()))
+        welcome = self.welcome = await self._expect(ws, "welcome")
+        self.name = welcome.get("name", self.name)
+        self.on_message(welcome)
         servers = [RTCIceServer(**server) for server in welcome.get("ice_servers", [])]
         pc = RTCPeerConnection(RTCConfiguration(iceServers=servers))
         try:
@@ -179,12 +202,14 @@ class Publication:
             except EventSchemaError as exc:
                 log.warning("ignoring an event this version cannot read: %s", exc)
                 continue
-            if isinstance(event, SessionEnded):
+            if isinstance(event, SessionEnded) or (isinstance(event, ParticipantLeft) and event.name == self.name):
                 self.ended = event
             self.on_event(event)
 
 
-async def stream(config: Config, source: str, url: str) -> int:
+async def stream(
+    config: Config, source: str, url: str, *, name: str = "", session: str = "", join_token: str = ""
+) -> int:
     """``streamtwin stream``: 0 once the session ended cleanly, 1 with one line on stderr otherwise."""
     fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
     output: Callable[[Event], None] = (
@@ -200,13 +225,19 @@ async def stream(config: Config, source: str, url: str) -> int:
     def on_message(message: dict[str, Any]) -> None:
         if message.get("type") in ("error", "notice"):
             sys.stderr.write(f"streamtwin: server {message['type']}: {message.get('message')}\n")
+        elif message.get("type") == "welcome" and message.get("join_token") and not session:
+            sys.stderr.write(  # how others join this room (a secret of this session only)
+                f"streamtwin: room {message['session']}: others join with --session {message['session']} "
+                f"--name NAME --join-token {message['join_token']} (page: {message.get('join_url', '')})\n"
+            )
 
     player = None
     try:
         target = ws_url(url, config.token)
         player = open_player(source)
         publication = Publication(
-            target, player.audio, player.video, on_event=on_event, on_message=on_message, label=redact(source)
+            target, player.audio, player.video, on_event=on_event, on_message=on_message, label=redact(source),
+            name=name, session=session, join_token=join_token,
         )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -1,34 +1,37 @@
-"""The running sessions: each one's publisher, viewers, WebRTC ingest, fan-out and liveness.
+"""The running sessions: each one's publishers, viewers, fan-out and liveness.
 
 :class:`Registry` opens sessions (within the admission limits) and forgets them
-when they end.  A :class:`LiveSession` outlives its publisher's connection by
-the resume grace period: a publisher that comes back with the session's resume
-token continues the same session (same transcript, same twin), and a failed
-media connection may be replaced by a new offer.  A watchdog applies the
-:class:`~pipeline.policy.liveness.Liveness` policy (offer, first media, idle
-media and resume timeouts).
+when they end.  A :class:`LiveSession` has one publisher, or several in a room
+(pipeline/participant.py holds each one's connection, media and liveness).  A
+publisher's place outlives its connection by the resume grace period: one that
+comes back with its resume token continues (same transcript, same twin), and a
+failed media connection may be replaced by a new offer.  A watchdog applies the
+:class:`~pipeline.policy.liveness.Liveness` policy to each publisher (offer,
+first media, idle media and resume timeouts): one that times out leaves the
+room, and the session ends with its last publisher.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
 from .channel import ClientChannel
 from .config import Config
-from .events import AssistantDelta, Event, encode
+from .events import AssistantDelta, Event, TranscriptFinal, encode
 from .metrics import ServiceMetrics
-from .policy.access import new_secret
+from .participant import MediaSink, Participant
+from .policy.access import new_secret, tokens_match
 from .policy.admission import Admission
 from .policy.coalesce import FrameCoalescer
-from .policy.liveness import Liveness, Timeouts
 from .policy.outbox import SharedFrame
-from .protocol import CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL, CLOSE_TRY_LATER, Refusal
+from .policy.room import RosterError
+from .protocol import CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL, CLOSE_POLICY, CLOSE_TRY_LATER, Refusal
+from .room import RoomStream
 from .session import Session
-from .webrtc import OfferError, WebRTCIngest
+from .webrtc import WebRTCIngest
 
 log = logging.getLogger(__name__)
 
@@ -37,17 +40,8 @@ WATCH_EVERY_S = 0.5
 SessionFactory = Callable[[Config, "str | None", str], Session]
 
 
-def timeouts(config: Config) -> Timeouts:
-    return Timeouts(
-        offer_s=config.offer_timeout_s,
-        first_media_s=config.first_media_timeout_s,
-        idle_media_s=config.idle_media_timeout_s,
-        resume_grace_s=config.resume_grace_s,
-    )
-
-
 class LiveSession:
-    """A running session: its publisher, its viewers, the WebRTC ingest and the fan-out between them."""
+    """A running session: its publishers (participants), its viewers and the fan-out between them."""
 
     def __init__(
         self,
@@ -58,27 +52,32 @@ class LiveSession:
         config: Config,
         address: str = "",
         ice_servers: Callable[[], list[Any]] = list,
+        admission: Admission | None = None,
     ):
         self.session = session
         self.address = address
         self.viewer_token = new_secret()
-        self.resume_token = new_secret()
-        self.publisher: ClientChannel | None = None
+        self.join_token = new_secret()  # lets others join a room (never the access token)
         self.viewers: set[ClientChannel] = set()
-        self.ingest: WebRTCIngest | None = None
-        self.liveness = Liveness(timeouts(config), time.time())
         self._config = config
         self._ice_servers = ice_servers
         self._metrics = metrics
+        self._admission = admission
         self._on_finished = on_finished
-        self._position = 0.0  # media seconds received by earlier ingests
-        self._last_audio_at: float | None = None
+        # The first publisher (every WHIP session has one too); a room adds more.
+        self.participants: list[Participant] = [self._participant(session, "", address)]
+        self._leaving: set[Participant] = set()  # still hear the session until their speech is flushed
         self._frames = FrameCoalescer()
         self._frame_timer: asyncio.TimerHandle | None = None
         self._finish_task: asyncio.Task[None] | None = None
         self._loop = asyncio.get_running_loop()
         session.bus.subscribe(self._on_event)
         self._watchdog = asyncio.ensure_future(self._watch())
+
+    def _participant(self, sink: MediaSink, name: str, address: str) -> Participant:
+        return Participant(
+            sink, config=self._config, metrics=self._metrics, ice_servers=self._ice_servers, name=name, address=address
+        )
 
     @property
     def id(self) -> str:
@@ -89,27 +88,85 @@ class LiveSession:
         return self._finish_task is not None
 
     @property
+    def is_room(self) -> bool:
+        return self.session.room is not None
+
+    @property
+    def host(self) -> Participant | None:
+        """The first publisher still in the session."""
+        return self.participants[0] if self.participants else None
+
+    # The first publisher's connection and media, as a session without a room has them.
+    @property
+    def publisher(self) -> ClientChannel | None:
+        return self.host.channel if self.host else None
+
+    @property
+    def ingest(self) -> WebRTCIngest | None:
+        return self.host.ingest if self.host else None
+
+    @property
     def viewer_url(self) -> str:
         """The page that watches this session (relative to the server's address)."""
         return f"/?session={self.id}&role=viewer&token={self.viewer_token}"
 
+    @property
+    def join_url(self) -> str:
+        """The page that joins this room as a new participant (it asks for a name)."""
+        return f"/?session={self.id}&role=join&token={self.join_token}"
+
     def channels(self) -> list[ClientChannel]:
-        return ([self.publisher] if self.publisher is not None else []) + list(self.viewers)
+        publishers = [p.channel for p in (*self.participants, *self._leaving) if p.channel is not None]
+        return publishers + list(self.viewers)
+
+    def participant_of(self, channel: ClientChannel) -> Participant | None:
+        return next((p for p in self.participants if p.channel is channel), None)
+
+    def by_resume_token(self, token: str) -> Participant | None:
+        return next((p for p in self.participants if tokens_match(token, p.resume_token)), None)
 
     def add_viewer(self, channel: ClientChannel, *, snapshot: bool) -> None:
         """A late joiner first gets what it missed, then live events (nothing lost, nothing twice)."""
         self._send_snapshot(channel, snapshot)
         self.viewers.add(channel)
 
-    def attach_publisher(self, channel: ClientChannel, *, snapshot: bool) -> None:
-        """The publisher (first, or back within the grace period: it then gets the snapshot)."""
-        previous, self.publisher = self.publisher, channel
-        if previous is not None and previous is not channel:  # a half-dead old connection
-            previous.finish(CLOSE_NORMAL, "replaced by a resumed connection")
+    def open_room(self, name: Any) -> None:
+        """The first publisher named itself: the session is a room, and it its first participant.
+        Raises :class:`Refusal` for a bad name."""
+        host = self.participants[0]
+        host.sink = self._join_room(name)
+        host.name = host.sink.name
+
+    def join(self, name: Any, address: str) -> Participant:
+        """Another publisher joins the room (it counts as a session against the admission limits);
+        raises :class:`Refusal`."""
+        if self._admission is not None:
+            verdict = self._admission.admit_session(address)
+            if verdict is not None:
+                raise Refusal(verdict.code, verdict.message, CLOSE_TRY_LATER)
+        try:
+            stream = self._join_room(name)
+        except Refusal:
+            if self._admission is not None:
+                self._admission.release_session(address)
+            raise
+        participant = self._participant(stream, stream.name, address)
+        participant.holds_admission = True
+        self.participants.append(participant)
+        return participant
+
+    def _join_room(self, name: Any) -> RoomStream:
+        try:
+            return self.session.join(name)
+        except RosterError as exc:
+            raise Refusal(exc.code, exc.message, CLOSE_POLICY) from None
+
+    def attach(self, participant: Participant, channel: ClientChannel, *, snapshot: bool) -> None:
+        """A publisher's connection (first, or back within the grace period: it then gets the snapshot)."""
+        back = participant.attach(channel)
         self._send_snapshot(channel, snapshot)
-        if self.liveness.away:
-            self.liveness.publisher_back()
-            self._notify_viewers("publisher_back", "the publisher is back")
+        if back:
+            self._notify_viewers("publisher_back", f"{participant.who} is back")
 
     def _send_snapshot(self, channel: ClientChannel, snapshot: bool) -> None:
         self._send_frames()
@@ -119,87 +176,75 @@ class LiveSession:
 
     def remove(self, channel: ClientChannel) -> None:
         self.viewers.discard(channel)
-        if self.publisher is channel:
-            self.publisher = None
+        participant = self.participant_of(channel)
+        if participant is not None:
+            participant.channel = None
 
-    def publisher_gone(self) -> None:
-        """The publisher's websocket dropped: keep the session for the grace period."""
+    def publisher_gone(self, participant: Participant) -> None:
+        """A publisher's websocket dropped: keep its place for the grace period."""
         grace = self._config.resume_grace_s
-        log.info("session %s: the publisher left; %g s to resume", self.id, grace)
-        self.liveness.publisher_left(time.time())
-        self._notify_viewers("publisher_away", f"the publisher disconnected; waiting {grace:g} s for it to resume")
+        log.info("session %s: %s left; %g s to resume", self.id, participant.who, grace)
+        participant.gone()
+        self._notify_viewers(
+            "publisher_away", f"{participant.who} disconnected; waiting {grace:g} s for a resume"
+        )
+
+    def leave(self, participant: Participant, error: tuple[str, str] | None = None) -> None:
+        """A publisher is done: in a room with others still in it, only its streams end (speech flushed
+        first); else the session ends."""
+        if self.finishing or participant not in self.participants:
+            return
+        if not self.is_room or len(self.participants) == 1:
+            self.finish(error)
+            return
+        self.participants.remove(participant)
+        self._leaving.add(participant)
+        asyncio.ensure_future(self._leave(participant, error))
+
+    async def _leave(self, participant: Participant, error: tuple[str, str] | None) -> None:
+        try:
+            await participant.drop_ingest()
+            await self.session.leave(participant.name, error[0] if error else "")
+        except Exception:
+            log.exception("session %s: %s did not leave cleanly", self.id, participant.who)
+        finally:
+            self._leaving.discard(participant)
+            self._release_admission(participant)
+            if participant.channel is not None:
+                participant.channel.finish(CLOSE_NORMAL, "you left the room")
+        if not self.participants and not self.finishing:
+            self.finish()
+
+    def _release_admission(self, participant: Participant) -> None:
+        if participant.holds_admission and self._admission is not None:
+            participant.holds_admission = False
+            self._admission.release_session(participant.address)
 
     def _notify_viewers(self, code: str, message: str) -> None:
         for viewer in self.viewers:
             viewer.send({"type": "notice", "code": code, "message": message})
 
-    def media_wall(self, media_time: float) -> float | None:
-        return self.ingest.media_wall(media_time) if self.ingest is not None else None
+    def media_wall(self, media_time: float, speaker: str = "") -> float | None:
+        participant = next((p for p in self.participants if p.name == speaker), None)
+        return participant.media_wall(media_time) if participant is not None else None
 
     def media_flowing(self) -> bool:
-        return self.ingest is not None and not self.ingest.ended
-
-    # --- media ------------------------------------------------------------------------------
-    async def drop_ingest(self) -> None:
-        """Close the current media connection (its audio is flushed); its clock carries over."""
-        ingest, self.ingest = self.ingest, None
-        if ingest is None:
-            return
-        await ingest.close()
-        self._position = ingest.position
-        self._last_audio_at = ingest.last_audio_at or self._last_audio_at
-
-    def new_ingest(self) -> WebRTCIngest:
-        """A media connection that continues the session's clock; the time media was away stays a gap."""
-        away = time.time() - self._last_audio_at if self._last_audio_at is not None else 0.0
-        return WebRTCIngest(
-            self.session,
-            self._ice_servers(),
-            on_ended=self._media_ended,
-            metrics=self._metrics,
-            start_s=self._position,
-            lead_in_s=away,
-            max_gap_s=self._config.idle_media_timeout_s + self._config.resume_grace_s,
-        )
+        return any(p.media_flowing() for p in self.participants)
 
     async def accept_offer(self, sdp: str, still_wanted: Callable[[], bool] = lambda: True) -> str:
-        """Answer a publisher's offer with a new media connection (it replaces the current one);
-        returns the answer SDP with every candidate.  Raises :class:`OfferError` for an offer that
-        cannot be answered, :class:`Refusal` when the session ended (or ``still_wanted()`` turned
-        false) while answering; either way the new connection is closed again."""
-        await self.drop_ingest()
-        ingest = self.new_ingest()
-        try:
-            answer = await ingest.answer(sdp)
-        except OfferError:
-            await ingest.close()
-            raise
-        if self.finishing or not still_wanted():  # the publisher left while we answered
-            await ingest.close()
-            raise Refusal("session_ended", "this session has ended")
-        self.ingest = ingest
-        self.liveness.answered(time.time())
-        return answer
-
-    def _media_ended(self, error: tuple[str, str] | None) -> None:
-        """The media stopped (track ended or connection failed): a new offer may follow within the
-        grace period (a publisher replacing its connection closes the old one); ``end`` ends a session."""
-        if error is None:
-            error = ("media_ended", "the media connection ended")
-        log.info("session %s: %s; waiting for a new offer", self.id, error[1])
-        self.liveness.media_lost(time.time())
-        if self.publisher is not None:
-            self.publisher.send({"type": "notice", "code": "media_lost", "message": f"{error[1]}: send a new offer"})
+        """The first publisher's offer (WHIP); see :meth:`Participant.accept_offer`."""
+        host = self.participants[0]
+        return await host.accept_offer(sdp, lambda: not self.finishing and still_wanted())
 
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(WATCH_EVERY_S)
-            if self.ingest is not None and self.ingest.last_audio_at is not None:
-                self.liveness.media(self.ingest.last_audio_at)
-            verdict = self.liveness.verdict(time.time())
-            if verdict is not None:
-                log.info("session %s: %s", self.id, verdict[1])
-                self.finish(verdict)
+            for participant in list(self.participants):
+                verdict = participant.verdict()
+                if verdict is not None:
+                    log.info("session %s: %s", self.id, verdict[1])
+                    self.leave(participant, verdict)
+            if self.finishing:
                 return
 
     # --- the end ------------------------------------------------------------------------------
@@ -215,7 +260,8 @@ class LiveSession:
     async def _finish(self, error: tuple[str, str] | None, going_away: bool, drain_s: float | None) -> None:
         self._watchdog.cancel()
         try:
-            await self.drop_ingest()
+            for participant in self.participants:
+                await participant.drop_ingest()
             if error is not None:
                 self.session.error(*error, fatal=True)
             await self.session.end(drain_s=drain_s)
@@ -223,6 +269,8 @@ class LiveSession:
             log.exception("session %s did not end cleanly", self.id)
         finally:
             self._send_frames()
+            for participant in self.participants:
+                self._release_admission(participant)
             self._on_finished(self)
             close = (CLOSE_GOING_AWAY, "server shutting down") if going_away else (CLOSE_NORMAL, "session ended")
             for channel in self.channels():
@@ -231,11 +279,12 @@ class LiveSession:
     def _on_event(self, event: Event) -> None:
         if type(event) is AssistantDelta:  # the hot path: a model's text, once per event-loop turn
             if self._frames.push(event.generation, event.text, event):
-                window = self._frames.window_for(len(self.viewers) + (self.publisher is not None))
+                window = self._frames.window_for(len(self.channels()))
                 self._frame_timer = self._loop.call_later(window, self._send_frames)
             return
         self._send_frames()
-        self._metrics.on_event(event, self.media_wall)
+        speaker = event.speaker if isinstance(event, TranscriptFinal) and self.is_room else ""
+        self._metrics.on_event(event, lambda media_time: self.media_wall(media_time, speaker))
         data = encode(event.to_dict())  # once, for every client
         for channel in self.channels():
             channel.put(data)
@@ -289,7 +338,8 @@ class Registry:
             log.exception("cannot create a session")
             raise Refusal("internal", f"cannot start a session: {type(exc).__name__}", CLOSE_INTERNAL) from None
         live = LiveSession(
-            session, self._metrics, self._finished, config=self.config, address=address, ice_servers=self._ice_servers
+            session, self._metrics, self._finished, config=self.config, address=address,
+            ice_servers=self._ice_servers, admission=self._admission,
         )
         self.sessions[live.id] = live
         self._metrics.sessions_total.inc()

@@ -52,6 +52,8 @@ from .protocol import (
     parse_client_message,
     parse_hello,
 )
+from .participant import Participant
+from .policy.room import RosterError, clean_name
 from .registry import LiveSession, Registry, SessionFactory
 from .session import Session
 from .webrtc import OfferError, ice_servers, ice_servers_json
@@ -178,7 +180,7 @@ class Server:
 
     def _client_counts(self) -> dict[tuple[str, ...], float]:
         viewers = sum(len(live.viewers) for live in self.sessions.values())
-        publishers = sum(live.publisher is not None for live in self.sessions.values())
+        publishers = sum(p.channel is not None for live in self.sessions.values() for p in live.participants)
         return {("publisher",): publishers, ("viewer",): viewers}
 
     def _server_ice(self) -> list[Any]:
@@ -270,12 +272,13 @@ class Server:
             raise Refusal("hello_required", 'say hello first: {"type": "hello", "role": "publisher" | "viewer"}')
         if channel.role != "publisher":
             raise Refusal("not_publisher", f"only the publisher of a session may send {kind!r}")
-        if live.publisher is not channel:
+        participant = live.participant_of(channel)
+        if participant is None:
             raise Refusal("replaced", "another connection resumed this session", CLOSE_POLICY)
         if kind == "offer":
-            await self._offer(channel, live, offer_sdp(message))
+            await self._offer(channel, live, participant, offer_sdp(message))
         elif kind == "end":
-            live.finish()
+            live.leave(participant)  # in a room with others: only this publisher's streams end
 
     # --- hello ---------------------------------------------------------------------------
 
@@ -285,6 +288,9 @@ class Server:
         given = hello.token or query_token
         if hello.role == "viewer":
             self._join_viewer(channel, hello, given)
+            return
+        if hello.session is not None and not hello.resume:
+            self._join_room(channel, hello, given)
             return
         self._authorize(channel, tokens_match(given, self.config.token) or not self.config.token)
         if hello.session is not None:
@@ -315,49 +321,75 @@ class Server:
 
     async def _open_session(self, channel: ClientChannel, hello: Hello) -> None:
         source = redact(hello.source)
+        if hello.name is not None:  # a room: check the name before a session is opened for it
+            try:
+                clean_name(hello.name)
+            except RosterError as exc:
+                raise Refusal(exc.code, exc.message, CLOSE_POLICY) from None
         live = self.registry.open(source, channel.address)
+        if hello.name is not None:
+            live.open_room(hello.name)
+        participant = live.participants[0]
         channel.role, channel.live = "publisher", live
-        live.attach_publisher(channel, snapshot=False)
-        self._welcome_publisher(channel, live, source)
+        live.attach(participant, channel, snapshot=False)
+        self._welcome_publisher(channel, live, participant, source)
         await live.session.start()
+
+    def _join_room(self, channel: ClientChannel, hello: Hello, given: str) -> None:
+        """Another publisher joins a room with its join token (from the first publisher's welcome)."""
+        live = self.registry.get(hello.session)
+        if live is None:
+            raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
+        # Only a room's publishers ever see its join token (a session without a name has no room to join).
+        ok = live.is_room and tokens_match(given, live.join_token)
+        self._authorize(channel, ok, "join token (open the room's join link)")
+        participant = live.join(hello.name, channel.address)
+        channel.role, channel.live = "publisher", live
+        self._welcome_publisher(channel, live, participant, live.session.source)
+        live.attach(participant, channel, snapshot=hello.snapshot)  # the snapshot holds who is in the room
 
     def _resume(self, channel: ClientChannel, hello: Hello) -> None:
         live = self.registry.get(hello.session)
-        self._authorize(
-            channel, live is not None and tokens_match(hello.resume, live.resume_token), "session id or resume token"
-        )
-        assert live is not None
-        channel.role, channel.live, channel.resumed = "publisher", live, True
-        log.info("session %s: the publisher resumed", live.id)
-        self._welcome_publisher(channel, live, live.session.source, resumed=True)
-        live.attach_publisher(channel, snapshot=hello.snapshot)
+        participant = live.by_resume_token(hello.resume) if live is not None else None
+        self._authorize(channel, participant is not None, "session id or resume token")
+        assert live is not None and participant is not None
+        channel.role, channel.live = "publisher", live
+        participant.resumed = True
+        log.info("session %s: %s resumed", live.id, participant.who)
+        self._welcome_publisher(channel, live, participant, live.session.source, resumed=True)
+        live.attach(participant, channel, snapshot=hello.snapshot)
 
-    def _welcome_publisher(self, channel: ClientChannel, live: LiveSession, source: str, resumed: bool = False) -> None:
-        channel.send(
-            {
-                "type": "welcome",
-                "session": live.id,
-                "role": "publisher",
-                "resumed": resumed,
-                "viewer_url": live.viewer_url,
-                "viewer_token": live.viewer_token,
-                "resume_token": live.resume_token,
-                "resume_grace_s": self.config.resume_grace_s,
-                "media": live.media_flowing(),
-                "ice_servers": self._client_ice(live.id),
-                "max_message_bytes": self.config.max_message_bytes,
-                "options": {"source": source},
-            }
-        )
+    def _welcome_publisher(
+        self, channel: ClientChannel, live: LiveSession, participant: Participant, source: str, resumed: bool = False
+    ) -> None:
+        welcome = {
+            "type": "welcome",
+            "session": live.id,
+            "role": "publisher",
+            "resumed": resumed,
+            "viewer_url": live.viewer_url,
+            "viewer_token": live.viewer_token,
+            "resume_token": participant.resume_token,
+            "resume_grace_s": self.config.resume_grace_s,
+            "media": participant.media_flowing(),
+            "ice_servers": self._client_ice(live.id),
+            "max_message_bytes": self.config.max_message_bytes,
+            "options": {"source": source},
+        }
+        if live.is_room:  # who this publisher is, and how others join
+            welcome.update(name=participant.name, join_url=live.join_url, join_token=live.join_token)
+        channel.send(welcome)
 
     # --- media ---------------------------------------------------------------------------
 
-    async def _offer(self, channel: ClientChannel, live: LiveSession, sdp: str) -> None:
-        if live.media_flowing() and not channel.resumed:
-            raise Refusal("already_streaming", "this session already receives media; start a new session instead")
-        channel.resumed = False  # one replacement of the media per resume
+    async def _offer(self, channel: ClientChannel, live: LiveSession, participant: Participant, sdp: str) -> None:
+        if participant.media_flowing() and not participant.resumed:
+            raise Refusal("already_streaming", "this publisher already sends media; start a new session instead")
+        participant.resumed = False  # one replacement of the media per resume
         try:
-            answer = await live.accept_offer(sdp, still_wanted=lambda: live.publisher is channel)
+            answer = await participant.accept_offer(
+                sdp, still_wanted=lambda: not live.finishing and participant.channel is channel
+            )
         except OfferError as exc:
             raise Refusal("bad_sdp", str(exc)) from None
         channel.send({"type": "answer", "sdp": answer})
@@ -367,15 +399,16 @@ class Server:
         if live is None:
             return
         # (a publisher dropped as too slow was already removed; one that another connection resumed was not it)
-        was_publisher = channel.role == "publisher" and live.publisher in (channel, None)
+        participant = live.participant_of(channel)
         live.remove(channel)
-        if not was_publisher or live.finishing:
+        if channel.role != "publisher" or participant is None or live.finishing:
             return
         # A close frame is a deliberate goodbye; a connection that just died may come back.
         if channel.ws.protocol.close_rcvd is not None:
-            live.finish(("publisher_left", "the publisher closed its connection; the session ended"))
+            who = participant.who
+            live.leave(participant, ("publisher_left", f"{who} closed its connection"))
         else:
-            live.publisher_gone()
+            live.publisher_gone(participant)
 
 
 def _address(connection: ServerConnection) -> str:

@@ -34,6 +34,7 @@ from .events import (
 )
 from .ingest import AudioChunk, IngestError, MediaReader, VideoItem
 from .policy.utterances import UtteranceGrouper
+from .room import Room, RoomStream
 from .speakers import SpeakerStage, speakers_enabled
 from .speech import SpeechStage
 from .vision import VisionStage
@@ -61,7 +62,7 @@ class Session:
         self.source = source
         self.realtime = realtime
         self.bus = EventBus(self.id)
-        engine = load_engine(config)
+        engine = self.engine = load_engine(config)
         # Speaker labels sit between the speech stage and the bus: finals leave with their speaker.
         self.speakers = SpeakerStage(config, self.bus.emit, engine.run_cpu) if speakers_enabled(config) else None
         speech_out = self.speakers.relay if self.speakers is not None else self.bus.emit
@@ -79,11 +80,24 @@ class Session:
         self._recent: deque[list[TranscriptFinal]] = deque(maxlen=RECENT_UTTERANCES)
         self._utterances = UtteranceGrouper()
         self._recent_key: int | None = None
-        self._partial: TranscriptPartial | None = None
+        self._partials: dict[str, TranscriptPartial] = {}  # the current partial of each speaker ("" alone)
         self._last_observation: VisionObservation | None = None
         self._started_at = time.perf_counter()
         self._ended = False
+        self.room: Room | None = None  # several named publishers (rooms): made by the first join
         self.bus.subscribe(self._remember)
+
+    def join(self, name: Any) -> RoomStream:
+        """A named participant's own speech and vision streams (the session becomes a room; voice labels
+        are off for it: everyone's identity is known).  Raises :class:`~pipeline.policy.room.RosterError`."""
+        if self.room is None:
+            self.room = Room(self.config, self.id, self.bus.emit, self.engine, realtime=self.realtime)
+        return self.room.join(name)
+
+    async def leave(self, name: str, reason: str = "") -> None:
+        """One participant's streams end (their speech flushed); the session goes on."""
+        if self.room is not None:
+            await self.room.leave(name, reason)
 
     async def start(self) -> None:
         """Announce the session; load the LLM first so the first answer does not pay for it."""
@@ -104,11 +118,13 @@ class Session:
                     "language": self.speech.language,
                     "llm": getattr(self.backend, "name", "none"),
                     "llm_model": getattr(self.backend, "model", ""),
-                    "speakers": "voice" if self.speakers is not None else "off",
+                    "speakers": "names" if self.room else ("voice" if self.speakers is not None else "off"),
                 },
                 media_time=0.0,
             )
         )
+        if self.room is not None:
+            self.room.start()
         if self.assistant is not None:
             await self.assistant.start()
 
@@ -145,6 +161,8 @@ class Session:
         if self._ended:
             return {}
         self._ended = True
+        if self.room is not None:
+            await self.room.close()
         loop = asyncio.get_running_loop()
         deadline = None if flush_s is None else loop.time() + flush_s
         await self.speech.finish(flush_s)
@@ -160,13 +178,15 @@ class Session:
             if not await self.assistant.drain(drain_s):
                 self.error("llm_timeout", f"the language model did not finish within {drain_s:.0f} s")
             await self.assistant.close()
-        audio_s = self.speech.audio_seconds
+        room = self.room
+        audio_s = self.speech.audio_seconds + (room.audio_seconds if room else 0.0)
+        decode_s = self.speech.decode_seconds + (room.decode_seconds if room else 0.0)
         stats = {
             "audio_s": round(audio_s, 3),
-            "processing_s": round(self.speech.decode_seconds, 3),
+            "processing_s": round(decode_s, 3),
             "wall_s": round(time.perf_counter() - self._started_at, 3),
-            "rtf": round(self.speech.decode_seconds / audio_s, 4) if audio_s else None,
-            "decodes": self.speech.decodes,
+            "rtf": round(decode_s / audio_s, 4) if audio_s else None,
+            "decodes": self.speech.decodes + (room.decodes if room else 0),
         }
         if self.speakers is not None:
             stats["speakers"] = len(self.speakers.clusters.speakers)
@@ -179,15 +199,14 @@ class Session:
     def snapshot(self) -> list[Event]:
         """What a late viewer needs before live events: the twin, the last frame seen,
         recent finals and the current partial."""
-        events: list[Event] = []
+        events: list[Event] = self.room.snapshot() if self.room is not None else []
         if self.assistant is not None:  # the current twin whole, not the history of patches
             twin = self.assistant.twin
             events.append(TwinState(session=self.id, version=twin.version, state=twin.state))
         if self._last_observation is not None:
             events.append(self._last_observation)
         events += [final for utterance in self._recent for final in utterance]
-        if self._partial is not None and self._partial.text:
-            events.append(self._partial)
+        events += [partial for partial in self._partials.values() if partial.text]
         return events
 
     def _remember(self, event: Event) -> None:
@@ -199,7 +218,7 @@ class Session:
             self._recent[-1].append(event)
             self._recent_key = key
         elif isinstance(event, TranscriptPartial):
-            self._partial = event
+            self._partials[event.speaker] = event
         elif isinstance(event, VisionObservation):
             self._last_observation = event
 

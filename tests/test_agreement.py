@@ -422,3 +422,26 @@ def test_stopped_now_the_tentative_words_become_final_and_the_decode_in_flight_i
     assert (final.text, final.utterance_end) == ("hello there", True)
     assert [e.text for e in out if isinstance(e, TranscriptPartial)] == [""]
     assert policy.next_decode() is None and policy.idle  # nothing left to ask for once stopped
+
+
+def test_an_utterance_that_ends_while_the_previous_ones_final_decode_runs_is_still_decoded():
+    """A slow engine (three room streams on a busy machine): the next utterance was spoken and ended
+    while the decode of the previous one's end ran.  Its end must stay due, not be taken as the
+    previous utterance's (which skipped its audio: "Okay, I will make the pictures" never appeared)."""
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 1.0, 0.9)
+    feed_vad(policy, 1.0, 1.6, 0.0)  # the first utterance ended
+    first = policy.next_decode()
+    assert first.kind == "final" and first.end < 1.5
+    feed_vad(policy, 1.6, 3.0, 0.9)  # the second one, spoken and ended while that decode runs
+    feed_vad(policy, 3.0, 3.8, 0.0)
+    out = policy.on_decoded(first, [(" Good", 0.1, 0.4), (" morning.", 0.4, 0.9)])
+    assert [(e.text, e.utterance, e.utterance_end) for e in out if isinstance(e, TranscriptFinal)] == [
+        ("Good morning.", 1, True)
+    ]
+    second = policy.next_decode()
+    assert second is not None and second.kind == "final" and second.start < 1.7 and second.end > 3.0
+    out = policy.on_decoded(second, [(" Okay.", 0.1, 0.5), (" Friday.", 0.6, 1.3)])
+    assert [(e.text, e.utterance, e.utterance_end) for e in out if isinstance(e, TranscriptFinal)] == [
+        ("Okay. Friday.", 2, True)
+    ]

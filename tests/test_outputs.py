@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -129,8 +130,8 @@ def test_markdown_holds_the_final_twin_and_a_paragraph_per_utterance(meeting_eve
     paragraphs = transcript.strip().split("\n\n")
     expected = utterances(meeting_events)
     assert len(paragraphs) == len(expected) >= 5
-    for paragraph, (start, said) in zip(paragraphs, expected):
-        assert paragraph == f"**{clock(start)}** {said}"
+    for paragraph, (start, said), who in zip(paragraphs, expected, speakers(meeting_events)):
+        assert paragraph == f"**{clock(start)}** " + (f"**{who}:** " if who else "") + said
     twin = final_twin(meeting_events)
     assert twin["action_items"], "the rules found no action item in the meeting: nothing to check"
     for item in twin["action_items"]:
@@ -146,6 +147,8 @@ def test_markdown_escapes_what_was_said():
     text = render(MarkdownOutput, [said, SessionEnded()])
     assert r"**00:01** Use \*stars\* and \_under\_ \#1 \<b\>" in text
     assert text.startswith("# Meeting notes\n\n## Transcript\n\n")  # no twin, no notes sections
+    named = replace(said, speaker="Tom", speaker_name="Tom")
+    assert r"**00:01** **Tom:** Use \*stars\*" in render(MarkdownOutput, [named, SessionEnded()])
 
 
 def test_terminal_view_prints_a_paragraph_per_utterance(meeting_events):

@@ -10,12 +10,16 @@ import { TwinPanel } from './twin.js';
 
 const params = new URLSearchParams(location.search);
 const role = params.get('role') === 'viewer' ? 'viewer' : 'publisher';
-const token = params.get('token') || '';
+// A room's join link (?session=ID&role=join&token=JOIN_TOKEN): publish into that session under a name.
+const joining = params.get('role') === 'join' ? { session: params.get('session') || '', token: params.get('token') || '' } : null;
+const token = joining ? '' : params.get('token') || ''; // the join token goes in the hello, not the URL
 document.body.dataset.role = role; // a viewer's narrow layout puts the transcript first
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   status: $('status'), share: $('share'), viewerUrl: $('viewer-url'), copy: $('copy'),
+  shareJoin: $('share-join'), joinUrl: $('join-url'), copyJoin: $('copy-join'), name: $('name'),
+  room: $('room'), participants: $('participants'),
   messages: $('messages'), preview: $('preview'), previewNote: $('preview-note'), latestFrame: $('latest-frame'),
   controls: $('controls'), start: $('start'), stop: $('stop'),
   assistant: $('assistant'), timeline: $('timeline'),
@@ -116,6 +120,22 @@ function renderObservation(event) {
   }
 }
 
+// A room's participant list: a chip per participant in their colour; leaving removes it.
+function renderParticipant(event, present) {
+  ui.room.hidden = false;
+  const chip = [...ui.participants.children].find((item) => item.dataset.name === event.name);
+  if (!present) {
+    chip?.remove();
+    showMessage(`${event.name} left`, 'notice', false);
+    return;
+  }
+  if (chip) return;
+  const item = el('li', event.name);
+  item.dataset.name = event.name;
+  item.dataset.voice = String(event.slot || 1);
+  ui.participants.append(item);
+}
+
 // --- events and protocol messages ------------------------------------------------------------------
 
 function onEvent(event) {
@@ -157,6 +177,13 @@ function onEvent(event) {
       break;
     case 'vision.observation':
       renderObservation(event);
+      break;
+    case 'participant.joined':
+      transcript.participant(event);
+      renderParticipant(event, true);
+      break;
+    case 'participant.left':
+      renderParticipant(event, false);
       break;
     case 'error':
       showMessage(`${event.fatal ? 'Error' : 'Warning'}: ${event.message}`, event.fatal ? 'error' : 'notice');
@@ -220,6 +247,10 @@ function onWelcome(welcome) {
   // The viewer link carries this session's viewer token, never the access token.
   ui.viewerUrl.value = new URL(welcome.viewer_url, location.href).href;
   ui.share.hidden = false;
+  if (welcome.join_url) { // a room: others join with this link (this session's join token only)
+    ui.joinUrl.value = new URL(welcome.join_url, location.href).href;
+    ui.shareJoin.hidden = false;
+  }
   resume = { session: welcome.session, token: welcome.resume_token, graceMs: welcome.resume_grace_s * 1000 };
   lastHello = { type: 'hello', role: 'publisher', session: welcome.session, resume: welcome.resume_token };
   if (welcome.resumed && welcome.media && pc?.connectionState === 'connected') {
@@ -296,13 +327,22 @@ function resetView() {
   ui.assistant.replaceChildren(el('p', 'Comments and answers stream here while the session runs.', 'placeholder'));
   answers.clear();
   ui.timeline.replaceChildren();
+  ui.participants.replaceChildren();
+  ui.room.hidden = true;
   twin.reset();
   gauges.reset();
   ui.messages.replaceChildren();
 }
 
 async function start() {
+  const name = ui.name.value.trim();
+  if (joining && !name) {
+    showMessage('type your name to join the room', 'notice', false);
+    ui.name.focus();
+    return;
+  }
   ui.start.disabled = true;
+  ui.name.disabled = true;
   sessionEnded = false;
   resetView();
   try {
@@ -312,7 +352,7 @@ async function start() {
       video: { width: { ideal: 640 }, height: { ideal: 480 } },
     });
   } catch (error) {
-    ui.start.disabled = false;
+    ui.start.disabled = ui.name.disabled = false;
     fail(`camera or microphone unavailable: ${error.message}`);
     return;
   }
@@ -322,7 +362,10 @@ async function start() {
   stopping = false;
   resume = null;
   welcomedBefore = false;
-  lastHello = { type: 'hello', role: 'publisher', options: { source: 'browser' } };
+  const options = name ? { source: 'browser', name } : { source: 'browser' };
+  lastHello = joining
+    ? { type: 'hello', role: 'publisher', session: joining.session, token: joining.token, options }
+    : { type: 'hello', role: 'publisher', options };
   openSocket(lastHello);
 }
 
@@ -364,6 +407,7 @@ function stopMedia() {
   ui.previewNote.hidden = false;
   ui.stop.disabled = true;
   ui.start.disabled = role === 'viewer';
+  ui.name.disabled = role === 'viewer';
 }
 
 function stop() {
@@ -385,14 +429,18 @@ function fail(text) {
 
 wireDownloads(document.querySelectorAll('#downloads button'), { events: () => received, twin: () => twin.state });
 
-ui.copy.addEventListener('click', async () => {
-  try {
-    await navigator.clipboard.writeText(ui.viewerUrl.value);
-    showMessage('viewer link copied', 'notice', false);
-  } catch {
-    ui.viewerUrl.select();
-  }
-});
+function copyButton(button, input, what) {
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(input.value);
+      showMessage(`${what} copied`, 'notice', false);
+    } catch {
+      input.select();
+    }
+  });
+}
+copyButton(ui.copy, ui.viewerUrl, 'viewer link');
+copyButton(ui.copyJoin, ui.joinUrl, 'join link');
 
 if (role === 'viewer') {
   ui.controls.hidden = true;
@@ -407,4 +455,11 @@ if (role === 'viewer') {
 } else {
   ui.start.addEventListener('click', start);
   ui.stop.addEventListener('click', stop);
+  ui.name.addEventListener('keydown', (event) => { if (event.key === 'Enter') start(); });
+  if (joining) { // the join link: a name is all that is missing
+    $('name-hint').textContent = '(how the others will see you)';
+    ui.start.textContent = 'Join the room';
+    ui.name.required = true;
+    ui.name.focus();
+  }
 }

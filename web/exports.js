@@ -164,14 +164,20 @@ function notesSections(twin) {
 export function meetingNotes(finals, twin) {
   const grouper = new UtteranceGrouper();
   const paragraphs = [];
-  for (const f of finals) paragraphs.push(...grouper.add(f.text, f.start, f.end, f.utterance, f.utterance_end));
+  for (const f of finals) {
+    paragraphs.push(...grouper.add(f.text, f.start, f.end, f.utterance, f.utterance_end, f.speaker_name || f.speaker));
+  }
   paragraphs.push(...grouper.flush());
   const blocks = ['# Meeting notes'];
   for (const [title, lines] of notesSections(twin || {})) {
     if (lines.length) blocks.push(`## ${title}`, lines.join('\n'));
   }
   blocks.push('## Transcript');
-  for (const p of paragraphs) if (p.text) blocks.push(`**${clock(p.start)}** ${escapeMarkdown(p.text)}`);
+  for (const p of paragraphs) {
+    if (!p.text) continue;
+    const who = p.speaker ? `**${escapeMarkdown(p.speaker)}:** ` : ''; // as pipeline/notes.py writes it
+    blocks.push(`**${clock(p.start)}** ${who}${escapeMarkdown(p.text)}`);
+  }
   return `${blocks.join('\n\n')}\n`;
 }
 

@@ -17,6 +17,7 @@ export class TranscriptView {
     this.announcer = announcer;
     this.tentative = el('span', '', 'partial');
     this.following = true;
+    this.slots = new Map(); // a room's participant name -> colour slot (participant.joined)
     this.toAnnounce = [];
     this.announceTimer = null;
     scroller.addEventListener('scroll', () => {
@@ -38,6 +39,7 @@ export class TranscriptView {
     this.tentative.remove();
     this.scroller.replaceChildren();
     this.announcer.replaceChildren();
+    this.slots.clear();
     this.follow.hidden = true;
     this.following = true;
   }
@@ -65,9 +67,17 @@ export class TranscriptView {
     });
   }
 
+  // A room's participant: their colour for the paragraphs they speak.
+  participant(event) {
+    this.slots.set(event.name, event.slot);
+  }
+
   partial(event) {
     this.update(() => {
-      const text = normalise(event.text);
+      let text = normalise(event.text);
+      // In a room another participant may be mid-sentence: say whose words the grey text is.
+      const current = this.current?.querySelector('.speaker')?.textContent;
+      if (text && event.speaker && current && current !== event.speaker) text = `${event.speaker}: ${text}`;
       if (text && !this.current) this.current = this.paragraph(event.start);
       this.showPartial(text);
     });
@@ -89,8 +99,8 @@ export class TranscriptView {
     time.dateTime = `PT${Math.max(0, Math.floor(start))}S`;
   }
 
-  // Who spoke (speaker labels on): the latest final's label, so the utterance's last one holds; a
-  // colour per voice (S1, S2, ...), the name once the voice gave one.
+  // Who spoke (speaker labels on, or a room's participant): the latest final's label, so the utterance's
+  // last one holds; a colour per voice (S1, S2, ...) or participant, the name once the voice gave one.
   label(paragraph, event) {
     if (!event.speaker) return;
     let tag = paragraph.querySelector('.speaker');
@@ -100,7 +110,8 @@ export class TranscriptView {
     }
     tag.textContent = event.speaker_name || event.speaker;
     tag.title = event.speaker;
-    tag.dataset.voice = String((Number(event.speaker.replace(/\D/g, '')) - 1) % 8 + 1);
+    const slot = this.slots.get(event.speaker) ?? (Number(event.speaker.replace(/\D/g, '')) - 1) % 8 + 1;
+    tag.dataset.voice = String(Number.isFinite(slot) ? slot : 1);
   }
 
   showPartial(text) {

@@ -15,20 +15,22 @@ export class UtteranceGrouper {
     return this.open ? this.open.parts.join(' ') : '';
   }
 
-  // One final; returns the utterances it completed ({key, text, start, end}), in order.
-  add(text, start, end, utterance = 0, utteranceEnd = false) {
+  // One final; returns the utterances it completed ({key, text, start, end, speaker}), in order. `speaker`
+  // is the final's label (speaker_name or speaker): the utterance takes its last final's, as in Python.
+  add(text, start, end, utterance = 0, utteranceEnd = false, speaker = '') {
     const words = normalise(text);
     const done = [];
     if (this.open && this.startsNew(start, utterance)) done.push(this.close());
     if (words) {
       if (!this.open) {
-        this.open = { key: this.nextKey, producerId: utterance, start, end, parts: [] };
+        this.open = { key: this.nextKey, producerId: utterance, start, end, parts: [], speaker: '' };
         this.nextKey += 1;
       }
       this.open.parts.push(words);
       this.lastKey = this.open.key;
       this.open.end = Math.max(this.open.end, end);
     }
+    if (speaker && this.open) this.open.speaker = speaker;
     const ends = utterance > 0 ? utteranceEnd : words.endsWith('?');
     if (ends && this.open) done.push(this.close());
     return done;
@@ -44,9 +46,9 @@ export class UtteranceGrouper {
   }
 
   close() {
-    const { key, parts, start, end } = this.open;
+    const { key, parts, start, end, speaker } = this.open;
     this.open = null;
-    return { key, text: parts.join(' '), start, end };
+    return { key, text: parts.join(' '), start, end, speaker };
   }
 }
 

@@ -24,8 +24,12 @@ IP_LITERAL = r"(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\])"
 
 
 def new_secret() -> str:
-    """128 random bits, URL-safe: session ids, viewer tokens, resume tokens."""
-    return secrets.token_urlsafe(16)
+    """128 random bits, URL-safe: session ids, viewer, resume and join tokens.  Never with a leading "-":
+    ids and join tokens go on command lines (``--session ID --join-token TOKEN``), where argparse takes
+    "-x..." for an option."""
+    while (secret := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return secret
 
 
 def tokens_match(given: str, expected: str) -> bool:

@@ -388,8 +388,12 @@ class StreamingTranscriber:
 
     def _close_utterance(self, committed: list[Word], media_end: float) -> list[Event]:
         committed = committed + self.agreement.commit_all()
-        end = self._pending_end if self._pending_end is not None else media_end
-        self._pending_end = None
+        pending = self._pending_end
+        # Another utterance may have been spoken and ended while this decode ran (a slow engine): its
+        # end stays due, and the next window starts where this decode stopped hearing.
+        later = pending is not None and pending > media_end
+        end = media_end if later or pending is None else pending
+        self._pending_end = pending if later else None
         self._pending_pause = None
         self.window_start = self._speech_from = max(self.window_start, min(end + 0.1, self.audio_end))
         self._holding = False
