@@ -98,6 +98,7 @@ class Assistant:
             block_tokens=min(2048, max(64, budget // 10)),
             system_prompt=SYSTEM_PROMPT,
             low_water=0.75,
+            volatile_tokens=context_tokens // 4,
         )
         in_flight = backend.max_in_flight if backend else 1
         backend_name = backend.name if backend else "none"

@@ -209,3 +209,33 @@ def test_custom_token_counter_is_used_for_the_budget():
 def test_flatten_is_the_concatenation_of_messages_in_order():
     messages = [{"role": "system", "content": "a"}, {"role": "user", "content": "b"}]
     assert flatten(messages) == "<|system|>\na<|end|>\n<|user|>\nb<|end|>\n"
+
+
+def test_a_twin_grown_past_its_share_takes_the_excess_from_the_front():
+    """A 30-minute soak sent a 4k-token local model prompts of 8-9.6k tokens: the twin JSON had grown far
+    past the quarter of the context left for it, and nothing counted it.  Its excess now evicts blocks."""
+    budget, volatile = 1200, 300
+    window = make_window(budget, block=64, volatile_tokens=volatile)
+    for i in range(200):
+        window.add(float(i), utterance(i))
+        window.take_evicted()
+    small = flatten(window.render("Update the twin.", twin_state={"topics": ["launch"]}).messages)
+    assert approx_tokens(small) <= budget + volatile
+    big_twin = {"action_items": [{"text": f"item {i} " + "word " * 40, "owner": "Ann"} for i in range(20)]}
+    prompt = window.render("Update the twin.", twin_state=big_twin)
+    assert approx_tokens(flatten(prompt.messages)) <= budget + volatile + 16  # chat markup
+    assert window.take_evicted()  # the room came from whole blocks, which the summary folds as usual
+    # The twin shrinks again: the front may grow back to its full budget.
+    window.render("Update the twin.", twin_state={"topics": ["launch"]})
+    for i in range(200, 260):
+        window.add(float(i), utterance(i))
+    assert window.front_tokens > window.budget_tokens * 0.75 - 64
+
+
+def test_without_a_volatile_share_the_window_counts_only_its_front():
+    window = make_window(1200, block=64)
+    for i in range(200):
+        window.add(float(i), utterance(i))
+    before = window.front_tokens
+    window.render("Task.", twin_state={"items": ["word " * 2000]})
+    assert window.front_tokens == before

@@ -150,6 +150,7 @@ class ContextWindow:
         summary_max_tokens: int | None = None,
         notes_max_tokens: int | None = None,
         low_water: float = 1.0,
+        volatile_tokens: int | None = None,
     ) -> None:
         self.block_tokens = block_tokens
         self.count_tokens = count_tokens
@@ -158,6 +159,11 @@ class ContextWindow:
         self.notes_max_tokens = notes_max_tokens or max(64, block_tokens // 2)
         self.budget_tokens = budget_tokens
         self.low_water = low_water
+        # What the caller left beside the budget for the volatile part (twin JSON, words being said, task).
+        # A bigger volatile part (a twin grown over a long session) takes its excess from the front, so a
+        # prompt never outgrows the model's context (None: the caller checks nothing).
+        self.volatile_tokens = volatile_tokens
+        self._reserved = 0
         self._item_chars_max = 16 * block_tokens  # a block's worth of text for any tokenizer, and then some
         self._fixed_tokens = (
             count_tokens(system_prompt) + count_tokens(SUMMARY_HEADER) + count_tokens(TRANSCRIPT_HEADER)
@@ -169,6 +175,7 @@ class ContextWindow:
             raise ValueError(
                 f"budget_tokens={budget_tokens} too small: needs >= {needed} for block_tokens={block_tokens}"
             )
+        self._floor_tokens = needed
         self._blocks: deque[Block] = deque()
         self._blocks_tokens = 0
         self._blocks_text = ""  # the blocks' text, kept joined: rendering must not be O(blocks)
@@ -276,7 +283,6 @@ class ContextWindow:
         images: Sequence[PromptImage] = (),
     ) -> Prompt:
         """Chat messages for one call; the volatile part follows the front."""
-        front = self._front_parts()
         volatile: list[str] = []
         if twin_state is not None:
             twin_json = json.dumps(twin_state, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -284,6 +290,9 @@ class ContextWindow:
         if speaking_now:
             volatile.append(f"\n## Being said right now (not final yet)\n{speaking_now}\n")
         task = f"\n## Task\n{instruction}"
+        if self.volatile_tokens is not None:
+            self._reserve(self.count_tokens("".join([*volatile, task])) - self.volatile_tokens)
+        front = self._front_parts()
         user: str | list[dict[str, Any]]
         if images:
             user = [_text_part("".join([*front, *volatile, IMAGES_HEADER]))]  # one copy of a possibly huge front
@@ -331,10 +340,23 @@ class ContextWindow:
         self._tail = []
         self._tail_tokens = 0
 
+    @property
+    def front_budget(self) -> int:
+        """The front's budget now: ``budget_tokens`` less what an oversized volatile part took."""
+        return max(self._floor_tokens, self.budget_tokens - self._reserved)
+
+    def _reserve(self, excess: int) -> None:
+        """Make room for a volatile part ``excess`` tokens over its share (evicting whole blocks)."""
+        excess = max(0, excess)
+        if excess != self._reserved:
+            self._reserved = excess
+            self._enforce_budget()
+
     def _enforce_budget(self) -> None:
-        if self.front_tokens <= self.budget_tokens:
+        budget = self.front_budget
+        if self.front_tokens <= budget:
             return
-        target = self.budget_tokens * self.low_water
+        target = budget * self.low_water
         # The constructor guarantees that evicting every block is enough.
         while self.front_tokens > target and self._blocks:
             self._evict_oldest()
