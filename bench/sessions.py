@@ -57,7 +57,8 @@ async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
     from pipeline.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
-    server = Server(replace(config, max_sessions=max(count, config.max_sessions)))
+    # Measuring the engine, not admission: measured capacity (max_speech_load) would refuse the sessions.
+    server = Server(replace(config, max_sessions=max(count, config.max_sessions), max_speech_load=0.0))
     await server.start()
     lives: dict[str, Any] = {}
     ingests: dict[str, Any] = {}  # a session lets go of its ingest when the publisher leaves

@@ -113,6 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="secret shared with the TURN server (coturn use-auth-secret): publishers get 1-hour credentials",
     )
     serve.add_argument("--max-sessions", type=int, default=None, metavar="N", help="concurrent sessions (default: 2)")
+    serve.add_argument(
+        "--max-speech-load", type=float, default=None, metavar="SHARE",
+        help="refuse a new session (busy) when the speech engine's recent peak, shared by one more session, would "
+        "pass this share of its workers: it would fall behind real time (default: 0.85; 0: off)",
+    )
     serve.add_argument("--max-viewers", type=int, default=None, metavar="N", help="viewers per session (default: 32)")
     serve.add_argument(
         "--resume-grace-s", type=float, default=None, metavar="S",

@@ -83,6 +83,9 @@ class Config:
     turn_ttl_s: int = 3600
     max_sessions: int = 2  # 2 cores hold one or two live sessions in real time
     max_sessions_per_address: int = 0  # 0: no cap of its own (max_sessions applies)
+    # Measured capacity: refuse a session (busy) when the speech engine's recent peak, shared by one more
+    # session, would pass this share of its workers (falling behind real time); 0 turns the check off.
+    max_speech_load: float = 0.85
     max_viewers: int = 32
     max_connections: int = 256
     max_connections_per_address: int = 32

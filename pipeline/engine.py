@@ -23,6 +23,7 @@ from prometheus_client import Histogram
 
 from .asr_models import ModelLoadError, resolve_speech_model
 from .config import Config
+from .policy.capacity import BusyMeter
 from .policy.schedule import DecodeScheduler
 from .whisper import ShortWindowWhisper, WindowJob, WindowResult
 
@@ -60,6 +61,12 @@ class EngineMetrics:
         """Speech streams waiting for a decode, over every loaded engine."""
         return float(sum(engine.queue_depth for engine in _ENGINES))
 
+    @staticmethod
+    def recent_load() -> float:
+        """The busiest loaded engine's recent peak share of its workers (0 to 1): measured capacity."""
+        now = time.monotonic()
+        return max((engine.busy.peak(now) for engine in _ENGINES), default=0.0)
+
 
 ENGINE_METRICS = EngineMetrics()
 _ENGINES: list[SpeechEngine] = []
@@ -72,6 +79,7 @@ class SpeechEngine:
         self.scheduler = DecodeScheduler(max_batch=max_batch, tail_s=model.tail_s)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="whisper")
         self._running = 0
+        self.busy = BusyMeter(workers)
 
     @property
     def queue_depth(self) -> int:
@@ -104,6 +112,7 @@ class SpeechEngine:
     async def _run(self, work: list[tuple[EngineClient, Any, WindowJob]]) -> None:
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
+        started_at = time.monotonic()
         outcome: list[WindowResult] | BaseException
         try:
             outcome = await loop.run_in_executor(self._pool, self.model.decode, [job for _, _, job in work])
@@ -113,6 +122,7 @@ class SpeechEngine:
         finally:
             self._running -= 1
         elapsed = time.perf_counter() - started
+        self.busy.add(started_at, time.monotonic())
         ENGINE_METRICS.decode_seconds.observe(elapsed)
         ENGINE_METRICS.batch_size.observe(len(work))
         for index, (client, token, _) in enumerate(work):

@@ -141,7 +141,7 @@ class LiveSession:
         """Another publisher joins the room (it counts as a session against the admission limits);
         raises :class:`Refusal`."""
         if self._admission is not None:
-            verdict = self._admission.admit_session(address)
+            verdict = self._admission.admit_session(address, measured=False)
             if verdict is not None:
                 raise Refusal(verdict.code, verdict.message, CLOSE_TRY_LATER)
         try:

@@ -34,6 +34,7 @@ from websockets.protocol import State
 
 from .channel import CLOSE_FLUSH_S, ClientChannel
 from .config import Config
+from .engine import ENGINE_METRICS
 from .front import front_connection, listen_socket
 from .http import TEXT, HttpFront, find_web_root, request_query, response
 from .metrics import ServiceMetrics
@@ -87,6 +88,7 @@ def limits(config: Config) -> Limits:
         max_connections_per_address=config.max_connections_per_address,
         max_sessions=config.max_sessions,
         max_sessions_per_address=config.max_sessions_per_address or config.max_sessions,
+        max_speech_load=config.max_speech_load,
         auth_failures=config.auth_failures_per_min,
         auth_window_s=60.0,
     )
@@ -103,7 +105,7 @@ class Server:
         web_root: Path | None = None,
     ):
         self.config = config
-        self.admission = Admission(limits(config))
+        self.admission = Admission(limits(config), speech_load=ENGINE_METRICS.recent_load)
         self.metrics = ServiceMetrics(lambda: len(self.sessions), self._client_counts)
         self.registry = Registry(
             config, session_factory or make_session_factory(), self.metrics, self.admission, self._server_ice

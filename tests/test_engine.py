@@ -10,12 +10,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+import pipeline.engine
 from pipeline.config import Config
 from pipeline.engine import SpeechEngine, load_engine
+from pipeline.policy.capacity import BusyMeter
 from pipeline.events import Error, TranscriptFinal
 from pipeline.session import Session
 from pipeline.speech import SpeechStage
 from pipeline.whisper import WindowJob, WindowResult
+from tests.live import hello, open_ws
+from tests.test_server import closed_with
 
 
 class FakeModel:
@@ -151,3 +155,30 @@ def test_unknown_models_and_languages_are_refused(bad):
 
     with pytest.raises(ModelLoadError):
         load_engine(Config(llm="none", **bad))
+
+
+async def test_a_server_whose_speech_engine_is_saturated_refuses_another_session(make_server, monkeypatch):
+    """Admission by measured capacity: the engine's busy share, not a fixed count, says when one more
+    session would fall behind real time; the refusal is a clear ``busy`` and the first session goes on."""
+    engine = SpeechEngine(FakeModel(seconds=0.05), workers=1)
+    engine.busy = BusyMeter(1, bucket_s=0.5, horizon_buckets=4)  # seconds, not minutes, for the test
+    monkeypatch.setattr(pipeline.engine, "_ENGINES", [engine])
+    server = await make_server(max_sessions=4, max_speech_load=0.85)
+    first = await open_ws(server)
+    assert (await hello(first, "publisher"))["type"] == "welcome"  # the first session is always heard
+
+    talker = Client(engine, "talker", again=True)  # a speaking stream keeps the one worker busy
+    engine.want(talker, "step", 5.0)
+    await asyncio.sleep(1.2)
+    second = await open_ws(server)
+    error = await hello(second, "publisher")
+    assert (error["type"], error["code"], error["fatal"]) == ("error", "busy", True), error
+    assert "fall behind real time" in error["message"]
+    assert (await closed_with(second))[0] == 1013
+
+    talker.again = False  # the speaking stops; once the busy minute (here 2 s) has passed, there is room
+    await asyncio.sleep(2.5)
+    third = await open_ws(server)
+    assert (await hello(third, "publisher"))["type"] == "welcome"
+    await first.close()
+    await third.close()

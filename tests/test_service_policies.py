@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from pipeline.policy.access import allowed_origins, check_bind, host_allowed, is_loopback, new_secret, tokens_match
 from pipeline.policy.admission import Admission, Limits
+from pipeline.policy.capacity import BusyMeter
 
 
 def test_connection_caps_per_address_and_in_all():
@@ -126,3 +129,34 @@ def test_rtp_timestamps_keep_gaps_and_ignore_overlaps():
     assert wrap.gap(RTP_WRAP - 960, 960, 48000) == 2.5  # the lead-in: the time the media was away
     assert wrap.gap(0, 960, 48000) == 0.0  # across the 32-bit wrap
     assert wrap.gap(960 + 4800, 960, 48000) == 0.1
+
+
+def test_the_busy_meter_keeps_the_busiest_recent_bucket():
+    meter = BusyMeter(workers=2, bucket_s=10.0, horizon_buckets=6)
+    assert meter.peak(0.0) == 0.0
+    meter.add(0.0, 9.0)  # one worker busy 9 s of the first 10
+    meter.add(5.0, 15.0)  # the other one across the bucket edge: 5 s in each
+    assert meter.peak(12.0) == pytest.approx((9 + 5) / 20)
+    meter.add(20.0, 21.0)
+    assert meter.peak(25.0) == pytest.approx(0.7)  # a quiet moment does not hide the last minute's peak
+    assert meter.peak(75.0) == pytest.approx(0.05)  # the first buckets left the horizon
+    assert meter.peak(200.0) == 0.0
+
+
+def test_a_session_is_refused_when_speech_would_fall_behind():
+    load = 0.5
+    admission = Admission(Limits(max_sessions=8, max_sessions_per_address=8), speech_load=lambda: load)
+    assert admission.admit_session("a") is None  # the first session is always heard
+    verdict = admission.admit_session("b")  # one session takes half the engine: two would take all of it
+    assert verdict is not None and verdict.code == "busy" and "50%" in verdict.message
+    load = 0.2
+    assert admission.admit_session("b") is None
+    assert admission.admit_session("c") is None  # 0.2 for 2 -> 0.3 for 3
+    load = 0.7
+    assert admission.admit_session("d").code == "busy"  # 0.7 for 3 -> 0.93 for 4
+    assert admission.admit_session("d", measured=False) is None  # joining a room: people take turns
+    admission.release_session("d")
+    load = 0.6
+    assert admission.admit_session("d") is None  # 0.6 for 3 -> 0.8 for 4
+    off = Admission(Limits(max_sessions=8, max_sessions_per_address=8, max_speech_load=0), speech_load=lambda: 1.0)
+    assert off.admit_session("a") is None and off.admit_session("a") is None

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass
+from typing import Callable
+
+from .capacity import room_for_one_more
 
 MAX_TRACKED_ADDRESSES = 4096
 
@@ -19,6 +22,7 @@ class Limits:
     max_connections_per_address: int = 32
     max_sessions: int = 2
     max_sessions_per_address: int = 2
+    max_speech_load: float = 0.85  # refuse a session that would take the speech engine past this share (0: off)
     auth_failures: int = 10  # per address within auth_window_s; then that address is refused
     auth_window_s: float = 60.0
 
@@ -30,8 +34,10 @@ class Verdict:
 
 
 class Admission:
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, speech_load: Callable[[], float] | None = None):
+        """``speech_load``: the speech engine's recent peak share of its workers (measured capacity)."""
         self.limits = limits
+        self.speech_load = speech_load
         self.connections: Counter[str] = Counter()
         self.sessions: Counter[str] = Counter()
         self._failures: dict[str, deque[float]] = {}
@@ -46,8 +52,19 @@ class Admission:
     def release_connection(self, address: str) -> None:
         _decrement(self.connections, address)
 
-    def admit_session(self, address: str) -> Verdict | None:
+    def admit_session(self, address: str, *, measured: bool = True) -> Verdict | None:
+        """``measured=False``: a participant joining a room, where people take turns, so the room's
+        speech costs about what one speaker costs; only the counts apply."""
         limits = self.limits
+        sessions = sum(self.sessions.values())
+        if measured and self.speech_load is not None and sessions < limits.max_sessions:
+            load = self.speech_load()
+            if not room_for_one_more(load, sessions, limits.max_speech_load):
+                return Verdict(
+                    "busy",
+                    f"speech recognition is using {load:.0%} of this machine with {sessions} session(s); "
+                    "another one would fall behind real time; try again later",
+                )
         return _admit(self.sessions, address, limits.max_sessions, limits.max_sessions_per_address, "sessions")
 
     def release_session(self, address: str) -> None:
