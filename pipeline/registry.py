@@ -20,7 +20,8 @@ from typing import Any
 
 from .channel import ClientChannel
 from .config import Config
-from .events import AssistantDelta, Event, TranscriptFinal, encode
+from .eventlog.service import NodeLog
+from .events import AssistantDelta, Event, SessionEnded, TranscriptFinal, encode
 from .metrics import ServiceMetrics
 from .participant import MediaSink, Participant
 from .policy.access import new_secret, tokens_match
@@ -317,6 +318,7 @@ class Registry:
     ):
         self.config = config
         self.sessions: dict[str, LiveSession] = {}
+        self.event_log: NodeLog | None = None  # set by the server once its store is open
         self._factory = factory
         self._metrics = metrics
         self._admission = admission

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import secrets
 import socket
 import sys
 import time
@@ -34,6 +35,9 @@ from websockets.protocol import State
 
 from .channel import CLOSE_FLUSH_S, ClientChannel
 from .config import Config
+from .eventlog.base import EventStore
+from .eventlog.open import StoreError, open_store
+from .eventlog.service import NodeLog
 from .front import front_connection, listen_socket
 from .http import TEXT, HttpFront, find_web_root, request_query, response
 from .metrics import ServiceMetrics
@@ -101,15 +105,21 @@ class Server:
         *,
         session_factory: SessionFactory | None = None,
         web_root: Path | None = None,
+        store: EventStore | None = None,
     ):
+        """``store``: the event store, already opened (``streamtwin serve`` checks it before loading models);
+        default: the one ``config`` names (in memory without ``--redis``), opened by :meth:`start`."""
         self.config = config
+        self._store = store
+        self.log: NodeLog | None = None  # this node's event log, from start() on
         self.admission = Admission(limits(config))
         self.metrics = ServiceMetrics(lambda: len(self.sessions), self._client_counts)
         self.registry = Registry(
             config, session_factory or make_session_factory(), self.metrics, self.admission, self._server_ice
         )
         self.http = HttpFront(
-            (web_root or find_web_root()).resolve(), self.metrics.render, config.allow_host, self._ws_gate
+            (web_root or find_web_root()).resolve(), self.metrics.render, config.allow_host, self._ws_gate,
+            status=lambda: "degraded" if self.log is not None and self.log.degraded else "ok",
         )
         self.whip = WhipEndpoint(self.registry, self.admission, WhipRules(config.token), self._client_ice)
         self._channels: set[ClientChannel] = set()
@@ -125,10 +135,17 @@ class Server:
         return self._ws_server.sockets[0].getsockname()[1]
 
     async def start(self) -> None:
-        """Listen; raises :class:`ConfigError` for an unsafe configuration, OSError when the port is taken."""
+        """Listen; raises :class:`ConfigError` for an unsafe configuration, OSError when the port is taken,
+        :class:`~pipeline.eventlog.open.StoreError` for an event store that cannot be used."""
         problem = check_bind(self.config.host, self.config.token)
         if problem:
             raise ConfigError(problem)
+        store = self._store or await open_store(self.config)
+        self.log = NodeLog(
+            store, secrets.token_hex(6), on_unavailable=self._store_unavailable, on_reaped=self._reaped
+        )
+        self.registry.event_log = self.log
+        log.info("node %s; event log %s", self.log.node, "in Redis" if self.config.redis else "in memory")
         if any("@" in url for url in self.config.ice_servers):
             log.warning("TURN credentials in --ice-servers stay on the server; give browsers TURN with --turn-secret")
         config = self.config
@@ -151,7 +168,9 @@ class Server:
     async def close(self) -> None:
         """Stop accepting, end every session (speech flushed, ``session.ended`` sent, close 1001),
         close every other client with 1001; bounded by ``shutdown_timeout_s``."""
-        if self._ws_server is None:
+        if self._ws_server is None:  # never listened (or the port was taken): only the log to close
+            if self.log is not None:
+                await self.log.close()
             return
         budget = self.config.shutdown_timeout_s
         deadline = asyncio.get_running_loop().time() + budget
@@ -173,6 +192,19 @@ class Server:
                 connection.transport.abort()
             for task in list(self._ws_server.handler_tasks):
                 task.cancel()
+        if self.log is not None:
+            await self.log.close()
+
+    def _store_unavailable(self, reason: str) -> None:
+        """Once per outage: each session here tells its viewers (the reason may name the store: logs only)."""
+        for live in list(self.sessions.values()):
+            live.session.error(
+                "store_unavailable",
+                "the event log is unreachable; this session goes on, its events are kept and stored when it is back",
+            )
+
+    def _reaped(self, sessions: list[str]) -> None:
+        log.info("ended the sessions of a dead node: %s (their viewers learn it from the log)", ", ".join(sessions))
 
     def open_session(self, source: str = "webrtc", address: str = "") -> LiveSession:
         """A new session with no clients yet (publishers get one from their hello); raises :class:`Refusal`."""
@@ -427,12 +459,18 @@ async def serve(config: Config) -> int:
     if problem:  # before loading models: fail in a second, not after them
         sys.stderr.write(f"streamtwin: error: {problem}\n")
         return 2
+    try:
+        store = await open_store(config)
+    except StoreError as exc:
+        sys.stderr.write(f"streamtwin: error: {exc}\n")
+        return 1
     loop = asyncio.get_running_loop()
     try:  # load the models once, before the first visitor waits for them
         await loop.run_in_executor(None, load_engine, config)
         backend = make_backend(config)
     except (ModelLoadError, LLMError, ValueError) as exc:
         sys.stderr.write(f"streamtwin: error: {exc}\n")
+        await store.close()
         return 1
     try:
         start_backend = getattr(backend, "start", None)
@@ -441,12 +479,13 @@ async def serve(config: Config) -> int:
                 await start_backend()
             except LLMError as exc:  # sessions still transcribe; each one reports the missing model
                 sys.stderr.write(f"streamtwin: warning: language model unavailable: {exc}\n")
-        server = Server(config, session_factory=make_session_factory(backend))
+        server = Server(config, session_factory=make_session_factory(backend), store=store)
         try:
             await server.start()
         except OSError as exc:
             reason = exc.strerror or exc
             sys.stderr.write(f"streamtwin: error: cannot listen on {config.host}:{config.port}: {reason}\n")
+            await server.close()
             return 1
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
