@@ -24,7 +24,7 @@ from .eventlog.service import NodeLog
 from .events import AssistantDelta, Event, SessionEnded, TranscriptFinal, encode
 from .metrics import ServiceMetrics
 from .participant import MediaSink, Participant
-from .policy.access import new_secret, tokens_match
+from .policy.access import new_secret, token_digest, tokens_match
 from .policy.admission import Admission
 from .policy.coalesce import FrameCoalescer
 from .policy.outbox import SharedFrame
@@ -54,7 +54,10 @@ class LiveSession:
         address: str = "",
         ice_servers: Callable[[], list[Any]] = list,
         admission: Admission | None = None,
+        event_log: NodeLog | None = None,
     ):
+        """``event_log``: where every event its viewers get is appended, in seq order (resume, viewers on
+        other nodes, failover read it)."""
         self.session = session
         self.address = address
         self.viewer_token = new_secret()
@@ -65,6 +68,7 @@ class LiveSession:
         self._metrics = metrics
         self._admission = admission
         self._on_finished = on_finished
+        self._log = event_log
         # The first publisher (every WHIP session has one too); a room adds more.
         self.participants: list[Participant] = [self._participant(session, "", address)]
         self._leaving: set[Participant] = set()  # still hear the session until their speech is flushed
@@ -287,8 +291,15 @@ class LiveSession:
         speaker = event.speaker if isinstance(event, TranscriptFinal) and self.is_room else ""
         self._metrics.on_event(event, lambda media_time: self.media_wall(media_time, speaker))
         data = encode(event.to_dict())  # once, for every client
+        self._append(event.seq, data)
         for channel in self.channels():
             channel.put(data)
+        if type(event) is SessionEnded and self._log is not None:
+            self._log.session_ended(self.id, event.seq)
+
+    def _append(self, seq: int, data: bytes) -> None:
+        if self._log is not None:
+            self._log.append(self.id, seq, data)
 
     def _send_frames(self) -> None:
         """The deltas merged since the last frame: each frame serialised once, the same bytes to every client."""
@@ -301,6 +312,7 @@ class LiveSession:
             body = frame.last.to_dict()
             body["text"] = frame.text
             shared = SharedFrame(frame.generation, frame.text, body, encode(body))
+            self._append(frame.last.seq, shared.data)  # a frame carries its last delta's seq
             for channel in channels:
                 channel.put_frame(shared)
 
@@ -341,8 +353,10 @@ class Registry:
             raise Refusal("internal", f"cannot start a session: {type(exc).__name__}", CLOSE_INTERNAL) from None
         live = LiveSession(
             session, self._metrics, self._finished, config=self.config, address=address,
-            ice_servers=self._ice_servers, admission=self._admission,
+            ice_servers=self._ice_servers, admission=self._admission, event_log=self.event_log,
         )
+        if self.event_log is not None:
+            asyncio.ensure_future(self.event_log.session_started(live.id, token_digest(live.viewer_token)))
         self.sessions[live.id] = live
         self._metrics.sessions_total.inc()
         log.info("session %s opened (%s)", live.id, source)
