@@ -35,13 +35,14 @@ from websockets.protocol import State
 
 from .channel import CLOSE_FLUSH_S, ClientChannel
 from .config import Config
-from .eventlog.base import EventStore
+from .eventlog.base import EventStore, SessionRecord, StoreUnavailable
 from .eventlog.open import StoreError, open_store
 from .eventlog.service import NodeLog
 from .front import front_connection, listen_socket
+from .log_viewers import LogViewers
 from .http import TEXT, HttpFront, find_web_root, request_query, response
 from .metrics import ServiceMetrics
-from .policy.access import allowed_origins, check_bind, tokens_match, turn_credentials
+from .policy.access import allowed_origins, check_bind, digest_matches, tokens_match, turn_credentials
 from .policy.admission import Admission, Limits
 from .policy.redact import redact
 from .policy.whip import Rules as WhipRules
@@ -112,6 +113,7 @@ class Server:
         self.config = config
         self._store = store
         self.log: NodeLog | None = None  # this node's event log, from start() on
+        self.log_viewers = LogViewers()  # viewers fed from the log (resumed, or of another node's session)
         self.admission = Admission(limits(config))
         self.metrics = ServiceMetrics(lambda: len(self.sessions), self._client_counts)
         self.registry = Registry(
@@ -145,6 +147,7 @@ class Server:
             store, secrets.token_hex(6), on_unavailable=self._store_unavailable, on_reaped=self._reaped
         )
         self.registry.event_log = self.log
+        self.log_viewers.node_log = self.log
         log.info("node %s; event log %s", self.log.node, "in Redis" if self.config.redis else "in memory")
         if any("@" in url for url in self.config.ice_servers):
             log.warning("TURN credentials in --ice-servers stay on the server; give browsers TURN with --turn-secret")
@@ -182,6 +185,7 @@ class Server:
         await self.registry.end_all(
             going_away=True, drain_s=min(self.config.llm_drain_s, budget / 2), timeout=budget - CLOSE_FLUSH_S
         )
+        self.log_viewers.close()
         self._ws_server.close(close_connections=True, code=CLOSE_GOING_AWAY, reason="server shutting down")
         remaining = max(deadline - asyncio.get_running_loop().time(), CLOSE_FLUSH_S)
         try:
@@ -211,7 +215,7 @@ class Server:
         return self.registry.open(source, address)
 
     def _client_counts(self) -> dict[tuple[str, ...], float]:
-        viewers = sum(len(live.viewers) for live in self.sessions.values())
+        viewers = sum(len(live.viewers) for live in self.sessions.values()) + self.log_viewers.total
         publishers = sum(p.channel is not None for live in self.sessions.values() for p in live.participants)
         return {("publisher",): publishers, ("viewer",): viewers}
 
@@ -319,7 +323,7 @@ class Server:
             raise Refusal("rate_limited", "too many failed attempts from this address; try again later", CLOSE_POLICY)
         given = hello.token or query_token
         if hello.role == "viewer":
-            self._join_viewer(channel, hello, given)
+            await self._join_viewer(channel, hello, given)
             return
         if hello.session is not None and not hello.resume:
             self._join_room(channel, hello, given)
@@ -335,21 +339,47 @@ class Server:
             self.admission.auth_failed(channel.address, time.monotonic())
             raise Refusal("unauthorized", f"a missing or wrong {what}", CLOSE_POLICY)
 
-    def _join_viewer(self, channel: ClientChannel, hello: Hello, given: str) -> None:
+    async def _join_viewer(self, channel: ClientChannel, hello: Hello, given: str) -> None:
+        """A session run here joins its live fan-out; one that resumes from a seq, or that runs on another
+        node (the directory knows it), is fed from the log."""
         live = self.registry.get(hello.session)
-        if live is None:
-            raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
-        ok = tokens_match(given, live.viewer_token) or tokens_match(given, self.config.token)
+        if live is not None:
+            ok = tokens_match(given, live.viewer_token)
+            viewers = len(live.viewers) + self.log_viewers.count(live.id)
+        else:
+            record = await self._directory_record(hello.session)
+            ok = digest_matches(given, record.viewer_key)
+            viewers = self.log_viewers.count(record.id)
+        ok = ok or tokens_match(given, self.config.token)
         self._authorize(channel, ok, "viewer token (open the session's viewer link)")
-        if len(live.viewers) >= self.config.max_viewers:
+        if viewers >= self.config.max_viewers:
             raise Refusal(
                 "too_many_viewers", f"the session has its maximum of {self.config.max_viewers} viewers",
                 CLOSE_TRY_LATER,
             )
-        channel.role, channel.live = "viewer", live
-        welcome = {"type": "welcome", "session": live.id, "role": "viewer", "options": {"snapshot": hello.snapshot}}
-        channel.send(welcome)
-        live.add_viewer(channel, snapshot=hello.snapshot)
+        channel.role = "viewer"
+        options: dict[str, Any] = {"snapshot": hello.snapshot}
+        if hello.resume_from is not None:
+            options["resume_from"] = hello.resume_from
+        channel.send({"type": "welcome", "session": hello.session, "role": "viewer", "options": options})
+        if live is not None and hello.resume_from is None:
+            channel.live = live
+            live.add_viewer(channel, snapshot=hello.snapshot)
+        else:
+            channel.live = await self.log_viewers.add(
+                channel, str(hello.session), hello.resume_from, snapshot=hello.snapshot
+            )
+
+    async def _directory_record(self, session: str | None) -> SessionRecord:
+        """The directory's entry for a session run on another node (or over, its log still kept)."""
+        assert self.log is not None
+        try:
+            record = await self.log.record(session or "")
+        except StoreUnavailable:
+            raise Refusal("store_unavailable", "the session directory is unreachable; try again", CLOSE_TRY_LATER)
+        if record is None:
+            raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
+        return record
 
     async def _open_session(self, channel: ClientChannel, hello: Hello) -> None:
         source = redact(hello.source)
@@ -429,6 +459,9 @@ class Server:
     def _leave(self, channel: ClientChannel) -> None:
         live = channel.live
         if live is None:
+            return
+        if channel.role == "viewer":  # a LiveSession or a LogViewer
+            live.remove(channel)
             return
         # (a publisher dropped as too slow was already removed; one that another connection resumed was not it)
         participant = live.participant_of(channel)

@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, TranscriptFinal
 from pipeline.server import Server
-from tests.live import open_ws, send_json, view
+from tests.live import hello, open_ws, send_json, view
 from tests.redis_server import redis_server  # noqa: F401  (the fixture)
 from tests.test_server import get, publish
 
@@ -90,3 +90,77 @@ async def test_an_unreachable_store_is_reported_once_and_the_session_goes_on(mak
         while (message := json.loads(await viewer.recv()))["type"] != "transcript.final":
             assert message["type"] != "error"  # once per outage
     assert message["text"] == "still here"
+
+
+async def events_until(ws: Any, done: Any, timeout: float = 30) -> list[dict[str, Any]]:
+    """Messages until ``done(message)`` is true (that one included)."""
+    out: list[dict[str, Any]] = []
+    async with asyncio.timeout(timeout):
+        while not out or not done(out[-1]):
+            out.append(json.loads(await ws.recv()))
+    return out
+
+
+def final_texts(messages: list[dict[str, Any]]) -> list[str]:
+    return [m["text"] for m in messages if m["type"] == "transcript.final"]
+
+
+async def test_a_viewer_resumes_with_no_gap_and_no_duplicate(make_server):
+    server = await make_server()
+    publisher, welcome, live = await publish(server)
+    bus = live.session.bus
+    viewer = await open_ws(server)
+    assert (await view(viewer, welcome, options={"snapshot": False}))["type"] == "welcome"
+    for i in range(10):
+        bus.emit(TranscriptFinal(text=f"before {i}", start=i, end=i + 0.5))
+    got = await events_until(viewer, lambda m: m.get("text") == "before 4")
+    last_seq = got[-1]["seq"]
+    await viewer.close()  # it missed before 5..9 and what follows while it is away
+    for i in range(10):
+        bus.emit(TranscriptFinal(text=f"away {i}", start=10 + i, end=10.5 + i))
+    back = await open_ws(server)
+    welcome_back = await view(back, welcome, resume_from=last_seq)
+    assert welcome_back["options"]["resume_from"] == last_seq
+    backlog = await events_until(back, lambda m: m.get("text") == "away 9")
+    for i in range(3):
+        bus.emit(TranscriptFinal(text=f"live {i}", start=30 + i, end=30.5 + i))
+    await send_json(publisher, {"type": "end"})
+    rest = await events_until(back, lambda m: m["type"] == "session.ended")
+    resumed = backlog + rest
+    seqs = [m["seq"] for m in resumed]
+    logged_seqs = [json.loads(data)["seq"] for data in await logged(server, welcome["session"])]
+    assert seqs == [seq for seq in logged_seqs if seq > last_seq]  # exactly the rest: no gap, no duplicate
+    expected = [f"before {i}" for i in range(5, 10)] + [f"away {i}" for i in range(10)] + [f"live {i}" for i in range(3)]
+    assert final_texts(resumed) == expected
+
+
+async def test_a_resume_the_log_no_longer_holds_gets_resume_gap_and_the_snapshot(make_server):
+    server = await make_server(log_maxlen=5)
+    publisher, welcome, live = await publish(server)
+    bus = live.session.bus
+    for i in range(20):
+        bus.emit(TranscriptFinal(text=f"said {i}", start=i, end=i + 0.5))
+    assert server.log is not None and await server.log.writer.flushed(10)
+    viewer = await open_ws(server)
+    await view(viewer, welcome, resume_from=1)
+    got = await events_until(viewer, lambda m: m.get("text") == "said 19")
+    assert got[0]["type"] == "error" and got[0]["code"] == "resume_gap" and got[0]["fatal"] is False
+    assert "said 19" in final_texts(got[1:])  # the snapshot follows
+    bus.emit(TranscriptFinal(text="live", start=30, end=30.5))
+    assert final_texts(await events_until(viewer, lambda m: m.get("text") == "live")) == ["live"]
+    await publisher.close()
+
+
+async def test_a_malformed_resume_from_is_refused_and_the_viewer_may_say_hello_again(make_server):
+    server = await make_server()
+    publisher, welcome, live = await publish(server)
+    viewer = await open_ws(server)
+    for bad in ("7", -1, True, 1.5, [], 2**64):
+        reply = await view(viewer, welcome, resume_from=bad)
+        assert reply["type"] == "error" and reply["code"] == "bad_hello" and not reply["fatal"], (bad, reply)
+        assert "resume_from" in reply["message"]
+    reply = await hello(publisher_probe := await open_ws(server), "publisher", resume_from=3)
+    assert reply["code"] == "bad_hello"
+    await publisher_probe.close()
+    assert (await view(viewer, welcome, resume_from=0))["type"] == "welcome"
+    await publisher.close()
