@@ -8,8 +8,11 @@ publisher too) receives the session's events exactly as ``streamtwin run
 WHIP publishers (OBS, GStreamer, FFmpeg) POST their offer to ``/whip`` on the
 same port instead (pipeline/whip.py; pipeline/front.py routes those requests).
 This module holds the conversation and the process's life; HTTP is in
-pipeline/http.py, message parsing in pipeline/protocol.py, who may connect in
-pipeline/policy/access.py and admission.py, the sessions in pipeline/registry.py.
+pipeline/http.py, message parsing in pipeline/protocol.py, hellos (who joins
+what) in pipeline/joins.py, who may connect in pipeline/policy/access.py and
+admission.py, the sessions in pipeline/registry.py, the event log (resume,
+viewers of other nodes' sessions, failover) in pipeline/eventlog/ and
+pipeline/log_viewers.py.
 The protocol is documented in docs/protocol.md.
 """
 
@@ -35,30 +38,27 @@ from websockets.protocol import State
 
 from .channel import CLOSE_FLUSH_S, ClientChannel
 from .config import Config
-from .eventlog.base import EventStore, SessionRecord, StoreUnavailable
+from .eventlog.base import EventStore
 from .eventlog.open import StoreError, open_store
 from .eventlog.service import NodeLog
 from .front import front_connection, listen_socket
-from .log_viewers import LogViewers
 from .http import TEXT, HttpFront, find_web_root, request_query, response
+from .joins import Joins
+from .log_viewers import LogViewers
 from .metrics import ServiceMetrics
-from .policy.access import allowed_origins, check_bind, digest_matches, tokens_match, turn_credentials
+from .policy.access import allowed_origins, check_bind, turn_credentials
 from .policy.admission import Admission, Limits
-from .policy.redact import redact
 from .policy.whip import Rules as WhipRules
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_INTERNAL,
     CLOSE_POLICY,
-    CLOSE_TRY_LATER,
-    Hello,
     Refusal,
     offer_sdp,
     parse_client_message,
     parse_hello,
 )
 from .participant import Participant
-from .policy.room import RosterError, clean_name
 from .registry import LiveSession, Registry, SessionFactory
 from .session import Session
 from .webrtc import OfferError, ice_servers, ice_servers_json
@@ -124,6 +124,7 @@ class Server:
             status=lambda: "degraded" if self.log is not None and self.log.degraded else "ok",
         )
         self.whip = WhipEndpoint(self.registry, self.admission, WhipRules(config.token), self._client_ice)
+        self.joins = Joins(config, self.admission, self.registry, self.log_viewers, self._client_ice)
         self._channels: set[ClientChannel] = set()
         self._ws_server: WsServer | None = None
 
@@ -302,7 +303,7 @@ class Server:
         if kind == "hello":
             if live is not None:
                 raise Refusal("already_joined", f"already joined session {live.id} as {channel.role}")
-            await self._hello(channel, parse_hello(message), query_token)
+            await self.joins.hello(channel, parse_hello(message), query_token)
             return
         if live is None:
             raise Refusal("hello_required", 'say hello first: {"type": "hello", "role": "publisher" | "viewer"}')
@@ -315,132 +316,6 @@ class Server:
             await self._offer(channel, live, participant, offer_sdp(message))
         elif kind == "end":
             live.leave(participant)  # in a room with others: only this publisher's streams end
-
-    # --- hello ---------------------------------------------------------------------------
-
-    async def _hello(self, channel: ClientChannel, hello: Hello, query_token: str) -> None:
-        if self.admission.locked_out(channel.address, time.monotonic()):
-            raise Refusal("rate_limited", "too many failed attempts from this address; try again later", CLOSE_POLICY)
-        given = hello.token or query_token
-        if hello.role == "viewer":
-            await self._join_viewer(channel, hello, given)
-            return
-        if hello.session is not None and not hello.resume:
-            self._join_room(channel, hello, given)
-            return
-        self._authorize(channel, tokens_match(given, self.config.token) or not self.config.token)
-        if hello.session is not None:
-            self._resume(channel, hello)
-        else:
-            await self._open_session(channel, hello)
-
-    def _authorize(self, channel: ClientChannel, ok: bool, what: str = "access token") -> None:
-        if not ok:
-            self.admission.auth_failed(channel.address, time.monotonic())
-            raise Refusal("unauthorized", f"a missing or wrong {what}", CLOSE_POLICY)
-
-    async def _join_viewer(self, channel: ClientChannel, hello: Hello, given: str) -> None:
-        """A session run here joins its live fan-out; one that resumes from a seq, or that runs on another
-        node (the directory knows it), is fed from the log."""
-        live = self.registry.get(hello.session)
-        if live is not None:
-            ok = tokens_match(given, live.viewer_token)
-            viewers = len(live.viewers) + self.log_viewers.count(live.id)
-        else:
-            record = await self._directory_record(hello.session)
-            ok = digest_matches(given, record.viewer_key)
-            viewers = self.log_viewers.count(record.id)
-        ok = ok or tokens_match(given, self.config.token)
-        self._authorize(channel, ok, "viewer token (open the session's viewer link)")
-        if viewers >= self.config.max_viewers:
-            raise Refusal(
-                "too_many_viewers", f"the session has its maximum of {self.config.max_viewers} viewers",
-                CLOSE_TRY_LATER,
-            )
-        channel.role = "viewer"
-        options: dict[str, Any] = {"snapshot": hello.snapshot}
-        if hello.resume_from is not None:
-            options["resume_from"] = hello.resume_from
-        channel.send({"type": "welcome", "session": hello.session, "role": "viewer", "options": options})
-        if live is not None and hello.resume_from is None:
-            channel.live = live
-            live.add_viewer(channel, snapshot=hello.snapshot)
-        else:
-            channel.live = await self.log_viewers.add(
-                channel, str(hello.session), hello.resume_from, snapshot=hello.snapshot
-            )
-
-    async def _directory_record(self, session: str | None) -> SessionRecord:
-        """The directory's entry for a session run on another node (or over, its log still kept)."""
-        assert self.log is not None
-        try:
-            record = await self.log.record(session or "")
-        except StoreUnavailable:
-            raise Refusal("store_unavailable", "the session directory is unreachable; try again", CLOSE_TRY_LATER)
-        if record is None:
-            raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
-        return record
-
-    async def _open_session(self, channel: ClientChannel, hello: Hello) -> None:
-        source = redact(hello.source)
-        if hello.name is not None:  # a room: check the name before a session is opened for it
-            try:
-                clean_name(hello.name)
-            except RosterError as exc:
-                raise Refusal(exc.code, exc.message, CLOSE_POLICY) from None
-        live = self.registry.open(source, channel.address)
-        if hello.name is not None:
-            live.open_room(hello.name)
-        participant = live.participants[0]
-        channel.role, channel.live = "publisher", live
-        live.attach(participant, channel, snapshot=False)
-        self._welcome_publisher(channel, live, participant, source)
-        await live.session.start()
-
-    def _join_room(self, channel: ClientChannel, hello: Hello, given: str) -> None:
-        """Another publisher joins a room with its join token (from the first publisher's welcome)."""
-        live = self.registry.get(hello.session)
-        if live is None:
-            raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
-        # Only a room's publishers ever see its join token (a session without a name has no room to join).
-        ok = live.is_room and tokens_match(given, live.join_token)
-        self._authorize(channel, ok, "join token (open the room's join link)")
-        participant = live.join(hello.name, channel.address)
-        channel.role, channel.live = "publisher", live
-        self._welcome_publisher(channel, live, participant, live.session.source)
-        live.attach(participant, channel, snapshot=hello.snapshot)  # the snapshot holds who is in the room
-
-    def _resume(self, channel: ClientChannel, hello: Hello) -> None:
-        live = self.registry.get(hello.session)
-        participant = live.by_resume_token(hello.resume) if live is not None else None
-        self._authorize(channel, participant is not None, "session id or resume token")
-        assert live is not None and participant is not None
-        channel.role, channel.live = "publisher", live
-        participant.resumed = True
-        log.info("session %s: %s resumed", live.id, participant.who)
-        self._welcome_publisher(channel, live, participant, live.session.source, resumed=True)
-        live.attach(participant, channel, snapshot=hello.snapshot)
-
-    def _welcome_publisher(
-        self, channel: ClientChannel, live: LiveSession, participant: Participant, source: str, resumed: bool = False
-    ) -> None:
-        welcome = {
-            "type": "welcome",
-            "session": live.id,
-            "role": "publisher",
-            "resumed": resumed,
-            "viewer_url": live.viewer_url,
-            "viewer_token": live.viewer_token,
-            "resume_token": participant.resume_token,
-            "resume_grace_s": self.config.resume_grace_s,
-            "media": participant.media_flowing(),
-            "ice_servers": self._client_ice(live.id),
-            "max_message_bytes": self.config.max_message_bytes,
-            "options": {"source": source},
-        }
-        if live.is_room:  # who this publisher is, and how others join
-            welcome.update(name=participant.name, join_url=live.join_url, join_token=live.join_token)
-        channel.send(welcome)
 
     # --- media ---------------------------------------------------------------------------
 
