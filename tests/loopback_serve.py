@@ -1,7 +1,7 @@
 """``streamtwin serve`` with loopback ICE candidates (aioice leaves 127.0.0.1 out otherwise), as a process
 a test can start twice on one Redis and SIGKILL.
 
-python -m tests.loopback_serve [serve flags...]
+python -m tests.loopback_serve serve [flags...]
 """
 
 from __future__ import annotations
@@ -13,4 +13,4 @@ from pipeline.webrtc import use_loopback_candidates
 
 if __name__ == "__main__":
     use_loopback_candidates()
-    sys.exit(main(["serve", *sys.argv[1:]]))
+    sys.exit(main(sys.argv[1:]))

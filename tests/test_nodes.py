@@ -7,76 +7,29 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 from websockets.exceptions import ConnectionClosed
 
+from bench.nodes import ROOT, ServeProcess
 from tests.live import hello, offer_media, open_ws, send_json, view
 from tests.redis_server import redis_server  # noqa: F401  (the fixture)
 
-ROOT = Path(__file__).resolve().parent.parent
 SPEECH = ROOT / "samples" / "standup.wav"  # audio only: no thumbnails to carry
-START_TIMEOUT_S = 120.0
 READ_TIMEOUT_S = 90.0
 
 
-class Node:
-    """One ``streamtwin serve`` process on a free loopback port."""
-
-    def __init__(self, redis_url: str, env: dict[str, str]):
-        self.redis_url = redis_url
-        self.env = env
-        self.port = 0
-        self.process: asyncio.subprocess.Process | None = None
-        self.log: list[str] = []
-        self._drain: asyncio.Task[None] | None = None
-
-    async def start(self) -> None:
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.loopback_serve", "--port", "0", "--llm", "none", "--redis", self.redis_url,
-            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **self.env},
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-        )
-        assert self.process.stderr is not None
-        async with asyncio.timeout(START_TIMEOUT_S):
-            while "serving http://" not in (line := (await self.process.stderr.readline()).decode()):
-                assert line, f"serve exited: {''.join(self.log)}"
-                self.log.append(line)
-        self.port = int(line.split("serving http://127.0.0.1:")[1].split(" ")[0])
-        self._drain = asyncio.ensure_future(self._keep_reading())
-
-    async def _keep_reading(self) -> None:
-        assert self.process is not None and self.process.stderr is not None
-        while line := await self.process.stderr.readline():
-            self.log.append(line.decode())
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.kill()
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.terminate()
-            try:
-                await asyncio.wait_for(self.process.wait(), 30)
-            except TimeoutError:
-                self.process.kill()
-        if self.process is not None:
-            await self.process.wait()
-        if self._drain is not None:
-            await self._drain
-
-
 @asynccontextmanager
-async def nodes(redis_url: str, count: int = 2, **env: str) -> AsyncIterator[list[Node]]:
-    started = [Node(redis_url, env) for _ in range(count)]
+async def nodes(redis_url: str, count: int = 2, **env: str) -> AsyncIterator[list[ServeProcess]]:
+    """``count`` nodes on one Redis, with loopback ICE candidates (the test's publisher is on loopback)."""
+    started = [
+        ServeProcess("--llm", "none", "--redis", redis_url, module="tests.loopback_serve", env=env)
+        for _ in range(count)
+    ]
     try:
         await asyncio.gather(*(node.start() for node in started))
         yield started
@@ -108,7 +61,7 @@ def events(seen: list[dict[str, Any]], after: int = 0) -> list[tuple[int, str, A
     return [(m["seq"], m["type"], m.get("text")) for m in seen if "seq" in m and m["seq"] > after]
 
 
-async def publish(node: Node) -> tuple[Any, dict[str, Any], RTCPeerConnection]:
+async def publish(node: ServeProcess) -> tuple[Any, dict[str, Any], RTCPeerConnection]:
     ws = await open_ws(node)
     welcome = await hello(ws, "publisher")
     assert welcome["type"] == "welcome", welcome
@@ -146,7 +99,7 @@ async def test_viewers_on_two_nodes_get_the_same_events_and_one_resumes_across_n
     assert not [m for m in seen_a + seen_b if m["type"] == "error"]
 
 
-async def watch_from_start(node: Node, welcome: dict[str, Any]) -> Any:
+async def watch_from_start(node: ServeProcess, welcome: dict[str, Any]) -> Any:
     ws = await open_ws(node)
     assert (await view(ws, welcome, resume_from=0))["type"] == "welcome"
     return ws
