@@ -187,7 +187,6 @@ function onEvent(event) {
       renderParticipant(event, false);
       break;
     case 'error':
-      if (message.code === 'resume_gap') resetView(); // the log lost what was missed: a snapshot follows
       showMessage(`${event.fatal ? 'Error' : 'Warning'}: ${event.message}`, event.fatal ? 'error' : 'notice');
       break;
     case 'session.ended':
@@ -228,6 +227,7 @@ function onMessage(message) {
         .catch((error) => fail(`the server's answer was not accepted: ${error.message}`));
       break;
     case 'error':
+      if (message.code === 'resume_gap') resetView(); // the log lost what was missed: a snapshot follows
       showMessage(`${message.message} (${message.code})`, message.fatal ? 'error' : 'notice');
       if (message.fatal) setStatus('error', message.code.replace(/_/g, ' '));
       break;
