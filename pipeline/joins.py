@@ -6,6 +6,7 @@ against the address (pipeline/policy/admission.py); a refusal is a :class:`~pipe
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -24,6 +25,8 @@ from .protocol import CLOSE_POLICY, CLOSE_TRY_LATER, Hello, Refusal
 from .registry import LiveSession, Registry
 
 log = logging.getLogger(__name__)
+
+REGISTER_WAIT_S = 1.0  # a new session's directory entry, before its publisher (and viewer link) is welcomed
 
 
 class Joins:
@@ -92,9 +95,7 @@ class Joins:
             channel.live = live
             live.add_viewer(channel, snapshot=hello.snapshot)
         else:
-            channel.live = await self.log_viewers.add(
-                channel, str(hello.session), hello.resume_from, snapshot=hello.snapshot
-            )
+            channel.live = self.log_viewers.add(channel, str(hello.session), hello.resume_from, snapshot=hello.snapshot)
 
     async def _directory_record(self, session: str | None) -> SessionRecord:
         """The directory's entry for a session run on another node (or over, its log still kept)."""
@@ -115,6 +116,8 @@ class Joins:
             except RosterError as exc:
                 raise Refusal(exc.code, exc.message, CLOSE_POLICY) from None
         live = self.registry.open(source, channel.address)
+        if live.registered is not None:  # a store that is down must not hold the publisher long
+            await asyncio.wait([live.registered], timeout=REGISTER_WAIT_S)
         if hello.name is not None:
             live.open_room(hello.name)
         participant = live.participants[0]

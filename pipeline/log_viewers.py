@@ -22,30 +22,40 @@ from .protocol import CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL
 
 log = logging.getLogger(__name__)
 
+PACE_MESSAGES = 256  # a backlog waits while this many messages wait for the viewer (its outbox holds 1000)
+
 
 class LogViewer:
     """One viewer reading the log; it stands where a :class:`~pipeline.registry.LiveSession` stands for a
     local viewer (``channel.live``): it has the session's ``id`` and lets the channel go (``remove``)."""
 
-    def __init__(self, viewers: LogViewers, session: str, channel: ClientChannel, resume_from: int | None):
+    def __init__(
+        self, viewers: LogViewers, session: str, channel: ClientChannel, resume_from: int | None, snapshot: bool
+    ):
         self.id = session
         self._viewers = viewers
         self._channel = channel
-        self._task = asyncio.ensure_future(self._run(resume_from))
+        self._task = asyncio.ensure_future(self._run(resume_from, snapshot))
 
     def remove(self, channel: ClientChannel) -> None:
         """The viewer left (or was dropped as too slow): stop reading for it."""
         self._task.cancel()
         self._viewers.forget(self)
 
-    def stop(self) -> None:
+    def going_away(self) -> None:
+        """The server shuts down: stop reading and say so (1001: the viewer resumes on another node)."""
         self._task.cancel()
+        self._channel.finish(CLOSE_GOING_AWAY, "server shutting down")
 
-    async def _run(self, resume_from: int | None) -> None:
+    async def _run(self, resume_from: int | None, snapshot: bool) -> None:
         channel = self._channel
-        assert self._viewers.node_log is not None
+        node_log = self._viewers.node_log
+        assert node_log is not None
         try:
-            async for item in self._viewers.node_log.feed(self.id, resume_from):
+            if resume_from is None and not snapshot:  # only what comes from now on
+                resume_from = await node_log.store.last_seq(self.id)
+            async for item in node_log.feed(self.id, resume_from):
+                await channel.room(PACE_MESSAGES)
                 if isinstance(item, Gap):
                     channel.error("resume_gap", item.message)
                 else:
@@ -84,13 +94,10 @@ class LogViewers:
     def total(self) -> int:
         return sum(len(viewers) for viewers in self._by_session.values())
 
-    async def add(self, channel: ClientChannel, session: str, resume_from: int | None, *, snapshot: bool) -> LogViewer:
+    def add(self, channel: ClientChannel, session: str, resume_from: int | None, *, snapshot: bool) -> LogViewer:
         """Feed ``channel`` the events after ``resume_from`` (None: the snapshot first, or with
         ``snapshot`` off only what comes from now on)."""
-        assert self.node_log is not None
-        if resume_from is None and not snapshot:
-            resume_from = await self.node_log.store.last_seq(session)
-        viewer = LogViewer(self, session, channel, resume_from)
+        viewer = LogViewer(self, session, channel, resume_from, snapshot)
         self._by_session.setdefault(session, set()).add(viewer)
         return viewer
 
@@ -102,9 +109,8 @@ class LogViewers:
                 del self._by_session[viewer.id]
 
     def close(self) -> None:
-        """The server shuts down: every such viewer is told so (1001: it resumes on another node)."""
+        """The server shuts down: every such viewer is told so."""
         for viewers in list(self._by_session.values()):
             for viewer in list(viewers):
-                viewer.stop()
-                viewer._channel.finish(CLOSE_GOING_AWAY, "server shutting down")
+                viewer.going_away()
         self._by_session.clear()

@@ -8,7 +8,9 @@ comes back with its resume token continues (same transcript, same twin), and a
 failed media connection may be replaced by a new offer.  A watchdog applies the
 :class:`~pipeline.policy.liveness.Liveness` policy to each publisher (offer,
 first media, idle media and resume timeouts): one that times out leaves the
-room, and the session ends with its last publisher.
+room, and the session ends with its last publisher.  Every event its clients get
+is appended to the session's event log (pipeline/eventlog/), the same bytes under
+the same seq: resumed viewers and viewers on other nodes read it there.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ class LiveSession:
         self._admission = admission
         self._on_finished = on_finished
         self._log = event_log
+        # In the session directory (any node may then serve its viewers): awaited before a publisher's welcome.
+        self.registered: asyncio.Task[None] | None = None
+        if event_log is not None:
+            self.registered = asyncio.ensure_future(event_log.session_started(self.id, token_digest(self.viewer_token)))
         # The first publisher (every WHIP session has one too); a room adds more.
         self.participants: list[Participant] = [self._participant(session, "", address)]
         self._leaving: set[Participant] = set()  # still hear the session until their speech is flushed
@@ -355,8 +361,6 @@ class Registry:
             session, self._metrics, self._finished, config=self.config, address=address,
             ice_servers=self._ice_servers, admission=self._admission, event_log=self.event_log,
         )
-        if self.event_log is not None:
-            asyncio.ensure_future(self.event_log.session_started(live.id, token_digest(live.viewer_token)))
         self.sessions[live.id] = live
         self._metrics.sessions_total.inc()
         log.info("session %s opened (%s)", live.id, source)

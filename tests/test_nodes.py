@@ -75,6 +75,11 @@ async def test_viewers_on_two_nodes_get_the_same_events_and_one_resumes_across_n
         viewer_a, viewer_b, roamer = await open_ws(a), await open_ws(b), await open_ws(b)
         publisher, welcome, pc = await publish(a)
         try:
+            # B checks the viewer token against the directory's digest of it
+            refused = await hello(await open_ws(b), "viewer", session=welcome["session"], token="not-the-token")
+            assert (refused["type"], refused["code"]) == ("error", "unauthorized")
+            unknown = await hello(await open_ws(b), "viewer", session="no-such-session", token="x")
+            assert (unknown["type"], unknown["code"]) == ("error", "no_such_session")
             assert (await view(viewer_a, welcome, options={"snapshot": False}))["type"] == "welcome"
             assert (await view(viewer_b, welcome, resume_from=0))["type"] == "welcome"
             assert (await view(roamer, welcome, resume_from=0))["type"] == "welcome"

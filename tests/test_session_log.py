@@ -11,7 +11,7 @@ from typing import Any
 from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, TranscriptFinal
 from pipeline.server import Server
 from tests.live import hello, open_ws, send_json, view
-from tests.redis_server import redis_server  # noqa: F401  (the fixture)
+from tests.redis_server import RedisServer
 from tests.test_server import get, publish
 
 
@@ -64,32 +64,47 @@ async def test_the_log_holds_what_viewers_got_in_seq_order(make_server):
     assert record.viewer_key and welcome["viewer_token"] not in record.viewer_key
 
 
-async def test_an_unreachable_store_is_reported_once_and_the_session_goes_on(make_server, redis_server):
-    server = await make_server(redis=redis_server.url)
-    publisher, welcome, live = await publish(server)
-    viewer = await open_ws(server)
-    assert (await view(viewer, welcome, options={"snapshot": False}))["type"] == "welcome"
-    assert (await get(server, "/healthz"))[2] == b'{"status":"ok"}\n'
-    redis_server.kill()
-    bus = live.session.bus
-    texts = [f"said {i}" for i in range(5)]
-    for i, text in enumerate(texts):
-        bus.emit(TranscriptFinal(text=text, start=i, end=i + 0.5))
-    seen: list[dict[str, Any]] = []
-    async with asyncio.timeout(30):
-        while [m.get("text") for m in seen if m["type"] == "transcript.final"] != texts or not any(
-            m["type"] == "error" for m in seen
-        ):
-            seen.append(json.loads(await viewer.recv()))
-    errors = [m for m in seen if m["type"] == "error"]
-    assert [(e["code"], e["fatal"]) for e in errors] == [("store_unavailable", False)]
-    assert redis_server.url not in errors[0]["message"]
-    assert (await get(server, "/healthz"))[2] == b'{"status":"degraded"}\n'
-    bus.emit(TranscriptFinal(text="still here", start=9.0, end=9.5))
-    async with asyncio.timeout(30):
-        while (message := json.loads(await viewer.recv()))["type"] != "transcript.final":
-            assert message["type"] != "error"  # once per outage
-    assert message["text"] == "still here"
+async def test_redis_killed_and_back_under_a_session_leaves_its_viewers_unaffected_and_the_log_whole(
+    make_server, tmp_path
+):
+    redis = RedisServer(tmp_path, persist=True)  # an append-only file: a restart keeps what was acknowledged
+    redis.start()
+    try:
+        server = await make_server(redis=redis.url)
+        publisher, welcome, live = await publish(server)
+        viewer = await open_ws(server)
+        assert (await view(viewer, welcome, options={"snapshot": False}))["type"] == "welcome"
+        assert (await get(server, "/healthz"))[2] == b'{"status":"ok"}\n'
+        bus = live.session.bus
+        first = bus.emit(TranscriptFinal(text="before", start=0, end=0.5))
+        redis.kill()
+        texts = [f"said {i}" for i in range(5)]
+        for i, text in enumerate(texts):
+            bus.emit(TranscriptFinal(text=text, start=1 + i, end=1.5 + i))
+        seen: list[dict[str, Any]] = []
+        async with asyncio.timeout(30):
+            while "said 4" not in final_texts(seen) or not any(m["type"] == "error" for m in seen):
+                seen.append(json.loads(await viewer.recv()))
+        errors = [m for m in seen if m["type"] == "error"]
+        assert [(e["code"], e["fatal"]) for e in errors] == [("store_unavailable", False)]
+        assert str(redis.port) not in errors[0]["message"]  # where the store is stays in the server's log
+        assert final_texts(seen) == ["before", *texts]  # the viewers did not wait for the store
+        assert (await get(server, "/healthz"))[2] == b'{"status":"degraded"}\n'
+
+        redis.start()
+        assert server.log is not None
+        async with asyncio.timeout(30):
+            while server.log.degraded or not await server.log.writer.flushed(1):
+                await asyncio.sleep(0.1)
+        assert (await get(server, "/healthz"))[2] == b'{"status":"ok"}\n'
+        bus.emit(TranscriptFinal(text="after", start=9.0, end=9.5))
+        await send_json(publisher, {"type": "end"})
+        seen += await events_until(viewer, lambda m: m["type"] == "session.ended")
+        assert [m for m in seen if m["type"] == "error"] == errors  # once per outage
+        logged_seqs = [json.loads(data)["seq"] for data in await logged(server, welcome["session"])]
+        assert [seq for seq in logged_seqs if seq >= first.seq] == [m["seq"] for m in seen]  # all of it, in order
+    finally:
+        redis.kill()
 
 
 async def events_until(ws: Any, done: Any, timeout: float = 30) -> list[dict[str, Any]]:
@@ -130,7 +145,8 @@ async def test_a_viewer_resumes_with_no_gap_and_no_duplicate(make_server):
     seqs = [m["seq"] for m in resumed]
     logged_seqs = [json.loads(data)["seq"] for data in await logged(server, welcome["session"])]
     assert seqs == [seq for seq in logged_seqs if seq > last_seq]  # exactly the rest: no gap, no duplicate
-    expected = [f"before {i}" for i in range(5, 10)] + [f"away {i}" for i in range(10)] + [f"live {i}" for i in range(3)]
+    expected = [f"before {i}" for i in range(5, 10)] + [f"away {i}" for i in range(10)]
+    expected += [f"live {i}" for i in range(3)]
     assert final_texts(resumed) == expected
 
 
@@ -163,4 +179,18 @@ async def test_a_malformed_resume_from_is_refused_and_the_viewer_may_say_hello_a
     assert reply["code"] == "bad_hello"
     await publisher_probe.close()
     assert (await view(viewer, welcome, resume_from=0))["type"] == "welcome"
+    await publisher.close()
+
+
+async def test_a_long_backlog_goes_at_the_viewers_pace_and_is_not_dropped(make_server):
+    server = await make_server()
+    publisher, welcome, live = await publish(server)
+    bus = live.session.bus
+    texts = [f"said {i}" for i in range(3000)]  # three times what a viewer's outbox holds
+    for i, text in enumerate(texts):
+        bus.emit(TranscriptFinal(text=text, start=i, end=i + 0.5))
+    viewer = await open_ws(server)
+    assert (await view(viewer, welcome, resume_from=0))["type"] == "welcome"
+    got = await events_until(viewer, lambda m: m.get("text") == "said 2999")
+    assert final_texts(got) == texts
     await publisher.close()
