@@ -25,10 +25,12 @@ import numpy as np
 class ViewerProcess:
     """``viewers`` websocket viewers of one session in a second process (spawned: the other core)."""
 
-    def __init__(self, url: str, session_id: str, token: str, viewers: int) -> None:
+    def __init__(self, url: str | list[str], session_id: str, token: str, viewers: int) -> None:
+        """``url``: one node's /ws, or several: viewer ``i`` joins ``url[i % len(url)]``."""
+        urls = [url] if isinstance(url, str) else url
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
-        self._process = context.Process(target=_run_viewers, args=(url, session_id, token, viewers, child), daemon=True)
+        self._process = context.Process(target=_run_viewers, args=(urls, session_id, token, viewers, child), daemon=True)
 
     async def start(self) -> None:
         """Start them; returns once every viewer has joined."""
@@ -48,16 +50,16 @@ class ViewerProcess:
         return self._conn.recv()
 
 
-def _run_viewers(url: str, session_id: str, token: str, viewers: int, conn: Any) -> None:
-    asyncio.run(_viewers(url, session_id, token, viewers, conn))
+def _run_viewers(urls: list[str], session_id: str, token: str, viewers: int, conn: Any) -> None:
+    asyncio.run(_viewers(urls, session_id, token, viewers, conn))
 
 
-async def _viewers(url: str, session_id: str, token: str, viewers: int, conn: Any) -> None:
+async def _viewers(urls: list[str], session_id: str, token: str, viewers: int, conn: Any) -> None:
     from websockets.asyncio.client import connect
 
     ready = asyncio.Barrier(viewers + 1)
 
-    async def one() -> dict[str, Any]:
+    async def one(url: str) -> dict[str, Any]:
         frames: list[tuple[float | None, int]] = []
         chars = dropped = crc = 0
         generation = None
@@ -86,7 +88,7 @@ async def _viewers(url: str, session_id: str, token: str, viewers: int, conn: An
                     break
         return {"frames": frames, "dropped_chars": dropped, "crc32": crc}
 
-    tasks = [asyncio.ensure_future(one()) for _ in range(viewers)]
+    tasks = [asyncio.ensure_future(one(urls[i % len(urls)])) for i in range(viewers)]
     await ready.wait()
     conn.send("ready")
     cpu_before = cpu_s()

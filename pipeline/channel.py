@@ -35,6 +35,7 @@ class ClientChannel:
         self.outbox = Outbox(encode)
         self._metrics = metrics
         self._wake = asyncio.Event()
+        self._taken = asyncio.Event()  # set whenever the sender took what was queued
         self._closing: tuple[int, str] | None = None
         self._dropped_seen = 0
         self._dropped = False
@@ -58,6 +59,13 @@ class ClientChannel:
     def error(self, code: str, message: str, *, fatal: bool = False) -> None:
         self._metrics.errors.labels(code).inc()
         self.put(error_message(code, message, fatal=fatal))
+
+    async def room(self, below: int) -> None:
+        """Wait until fewer than ``below`` messages are queued: a reader of a backlog (the event log) goes at
+        the client's pace instead of overflowing its outbox."""
+        while self.outbox.queued >= below:
+            self._taken.clear()
+            await self._taken.wait()
 
     @property
     def closing(self) -> bool:
@@ -87,6 +95,7 @@ class ClientChannel:
     async def _drain(self) -> None:
         while True:
             messages = self.outbox.take()
+            self._taken.set()
             self._count_dropped()
             for message in messages:
                 await self.ws.send(message, text=True)  # events are serialised once, as UTF-8 bytes

@@ -123,6 +123,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume-grace-s", type=float, default=None, metavar="S",
         help="how long a disconnected publisher may resume its session (default: 15)",
     )
+    serve.add_argument(
+        "--redis", default=None, metavar="URL",
+        help="redis://[:PASSWORD@]HOST:PORT/DB: event logs and the session directory in Redis, shared by every "
+        "node (viewers on any node, resume, failover); default: in memory, this process only",
+    )
     _add_speech_flags(serve)
     _add_llm_flags(serve)
 

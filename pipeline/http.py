@@ -52,8 +52,11 @@ class HttpFront:
         metrics_text: Callable[[], str],
         allowed_hosts: list[str],
         ws_gate: WsGate,
+        status: Callable[[], str] = lambda: "ok",
     ):
+        """``status()``: what /healthz says ("ok", or "degraded" while the event store is unreachable)."""
         self.web_root = web_root
+        self._status = status
         self._metrics_text = metrics_text
         self._allowed_hosts = allowed_hosts
         self._ws_gate = ws_gate
@@ -73,7 +76,8 @@ class HttpFront:
                 return response(426, b"/ws is the websocket endpoint (see docs/protocol.md)\n", TEXT)
             return self._ws_gate(connection, request)
         if path == "/healthz":
-            return response(200, b'{"status":"ok"}\n', "application/json")
+            # 200 either way: a degraded node still serves its sessions (a load balancer must not drop it)
+            return response(200, b'{"status":"%s"}\n' % self._status().encode(), "application/json")
         if path == "/metrics":
             return response(200, self._metrics_text().encode(), "text/plain; version=0.0.4; charset=utf-8")
         return self._static(path)

@@ -18,6 +18,7 @@ SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # matched whole (fullmatch): "$
 MAX_DEPTH = 8  # hello options are the deepest thing a client sends; nothing needs more
 MAX_TEXT_FIELD = 256  # tokens and session ids
 MAX_SOURCE_LABEL = 200
+MAX_SEQ = 2**63 - 1  # a Redis stream id's part
 MAX_SDP_BYTES = 64 * 1024  # a browser offer with every candidate is 3-15 kB
 SDP_REQUIRED = ("v=0", "a=fingerprint:", "m=")
 
@@ -95,6 +96,7 @@ class Hello:
     token: str = ""
     resume: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    resume_from: int | None = None  # a viewer's last seq applied: it gets exactly the events after it
 
     @property
     def source(self) -> str:
@@ -128,7 +130,19 @@ def parse_hello(message: dict[str, Any]) -> Hello:
     options = message.get("options") or {}
     if not isinstance(options, dict):
         raise Refusal("bad_hello", "options must be an object")
-    return Hello(role, session_id, texts["token"], texts["resume"], options)
+    return Hello(role, session_id, texts["token"], texts["resume"], options, resume_from(message, role))
+
+
+def resume_from(message: dict[str, Any], role: str) -> int | None:
+    """A viewer's ``resume_from``: the seq of the last event it applied (an integer >= 0), or None."""
+    value = message.get("resume_from")
+    if value is None:
+        return None
+    if role != "viewer":
+        raise Refusal("bad_hello", "resume_from is for viewers (a publisher resumes with its resume token)")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEQ:
+        raise Refusal("bad_hello", "resume_from is the seq of the last event received: an integer >= 0")
+    return value
 
 
 def valid_session_id(value: Any) -> bool:

@@ -8,7 +8,9 @@ comes back with its resume token continues (same transcript, same twin), and a
 failed media connection may be replaced by a new offer.  A watchdog applies the
 :class:`~pipeline.policy.liveness.Liveness` policy to each publisher (offer,
 first media, idle media and resume timeouts): one that times out leaves the
-room, and the session ends with its last publisher.
+room, and the session ends with its last publisher.  Every event its clients get
+is appended to the session's event log (pipeline/eventlog/), the same bytes under
+the same seq: resumed viewers and viewers on other nodes read it there.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Any
 
 from .channel import ClientChannel
 from .config import Config
-from .events import AssistantDelta, Event, TranscriptFinal, encode
+from .eventlog.service import NodeLog
+from .events import AssistantDelta, Event, SessionEnded, TranscriptFinal, encode
 from .metrics import ServiceMetrics
 from .participant import MediaSink, Participant
-from .policy.access import new_secret, tokens_match
+from .policy.access import new_secret, token_digest, tokens_match
 from .policy.admission import Admission
 from .policy.coalesce import FrameCoalescer
 from .policy.outbox import SharedFrame
@@ -53,7 +56,10 @@ class LiveSession:
         address: str = "",
         ice_servers: Callable[[], list[Any]] = list,
         admission: Admission | None = None,
+        event_log: NodeLog | None = None,
     ):
+        """``event_log``: where every event its viewers get is appended, in seq order (resume, viewers on
+        other nodes, failover read it)."""
         self.session = session
         self.address = address
         self.viewer_token = new_secret()
@@ -64,6 +70,11 @@ class LiveSession:
         self._metrics = metrics
         self._admission = admission
         self._on_finished = on_finished
+        self._log = event_log
+        # In the session directory (any node may then serve its viewers): awaited before a publisher's welcome.
+        self.registered: asyncio.Task[None] | None = None
+        if event_log is not None:
+            self.registered = asyncio.ensure_future(event_log.session_started(self.id, token_digest(self.viewer_token)))
         # The first publisher (every WHIP session has one too); a room adds more.
         self.participants: list[Participant] = [self._participant(session, "", address)]
         self._leaving: set[Participant] = set()  # still hear the session until their speech is flushed
@@ -286,8 +297,15 @@ class LiveSession:
         speaker = event.speaker if isinstance(event, TranscriptFinal) and self.is_room else ""
         self._metrics.on_event(event, lambda media_time: self.media_wall(media_time, speaker))
         data = encode(event.to_dict())  # once, for every client
+        self._append(event.seq, data)
         for channel in self.channels():
             channel.put(data)
+        if type(event) is SessionEnded and self._log is not None:
+            self._log.session_ended(self.id, event.seq)
+
+    def _append(self, seq: int, data: bytes) -> None:
+        if self._log is not None:
+            self._log.append(self.id, seq, data)
 
     def _send_frames(self) -> None:
         """The deltas merged since the last frame: each frame serialised once, the same bytes to every client."""
@@ -300,6 +318,7 @@ class LiveSession:
             body = frame.last.to_dict()
             body["text"] = frame.text
             shared = SharedFrame(frame.generation, frame.text, body, encode(body))
+            self._append(frame.last.seq, shared.data)  # a frame carries its last delta's seq
             for channel in channels:
                 channel.put_frame(shared)
 
@@ -317,6 +336,7 @@ class Registry:
     ):
         self.config = config
         self.sessions: dict[str, LiveSession] = {}
+        self.event_log: NodeLog | None = None  # set by the server once its store is open
         self._factory = factory
         self._metrics = metrics
         self._admission = admission
@@ -339,7 +359,7 @@ class Registry:
             raise Refusal("internal", f"cannot start a session: {type(exc).__name__}", CLOSE_INTERNAL) from None
         live = LiveSession(
             session, self._metrics, self._finished, config=self.config, address=address,
-            ice_servers=self._ice_servers, admission=self._admission,
+            ice_servers=self._ice_servers, admission=self._admission, event_log=self.event_log,
         )
         self.sessions[live.id] = live
         self._metrics.sessions_total.inc()

@@ -8,8 +8,11 @@ publisher too) receives the session's events exactly as ``streamtwin run
 WHIP publishers (OBS, GStreamer, FFmpeg) POST their offer to ``/whip`` on the
 same port instead (pipeline/whip.py; pipeline/front.py routes those requests).
 This module holds the conversation and the process's life; HTTP is in
-pipeline/http.py, message parsing in pipeline/protocol.py, who may connect in
-pipeline/policy/access.py and admission.py, the sessions in pipeline/registry.py.
+pipeline/http.py, message parsing in pipeline/protocol.py, hellos (who joins
+what) in pipeline/joins.py, who may connect in pipeline/policy/access.py and
+admission.py, the sessions in pipeline/registry.py, the event log (resume,
+viewers of other nodes' sessions, failover) in pipeline/eventlog/ and
+pipeline/log_viewers.py.
 The protocol is documented in docs/protocol.md.
 """
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import secrets
 import socket
 import sys
 import time
@@ -35,26 +39,27 @@ from websockets.protocol import State
 from .channel import CLOSE_FLUSH_S, ClientChannel
 from .config import Config
 from .engine import ENGINE_METRICS
+from .eventlog.base import EventStore
+from .eventlog.open import StoreError, open_store
+from .eventlog.service import NodeLog
 from .front import front_connection, listen_socket
 from .http import TEXT, HttpFront, find_web_root, request_query, response
+from .joins import Joins
+from .log_viewers import LogViewers
 from .metrics import ServiceMetrics
-from .policy.access import allowed_origins, check_bind, tokens_match, turn_credentials
+from .policy.access import allowed_origins, check_bind, turn_credentials
 from .policy.admission import Admission, Limits
-from .policy.redact import redact
 from .policy.whip import Rules as WhipRules
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_INTERNAL,
     CLOSE_POLICY,
-    CLOSE_TRY_LATER,
-    Hello,
     Refusal,
     offer_sdp,
     parse_client_message,
     parse_hello,
 )
 from .participant import Participant
-from .policy.room import RosterError, clean_name
 from .registry import LiveSession, Registry, SessionFactory
 from .session import Session
 from .webrtc import OfferError, ice_servers, ice_servers_json
@@ -103,17 +108,25 @@ class Server:
         *,
         session_factory: SessionFactory | None = None,
         web_root: Path | None = None,
+        store: EventStore | None = None,
     ):
+        """``store``: the event store, already opened (``streamtwin serve`` checks it before loading models);
+        default: the one ``config`` names (in memory without ``--redis``), opened by :meth:`start`."""
         self.config = config
+        self._store = store
+        self.log: NodeLog | None = None  # this node's event log, from start() on
+        self.log_viewers = LogViewers()  # viewers fed from the log (resumed, or of another node's session)
         self.admission = Admission(limits(config), speech_load=ENGINE_METRICS.recent_load)
         self.metrics = ServiceMetrics(lambda: len(self.sessions), self._client_counts)
         self.registry = Registry(
             config, session_factory or make_session_factory(), self.metrics, self.admission, self._server_ice
         )
         self.http = HttpFront(
-            (web_root or find_web_root()).resolve(), self.metrics.render, config.allow_host, self._ws_gate
+            (web_root or find_web_root()).resolve(), self.metrics.render, config.allow_host, self._ws_gate,
+            status=lambda: "degraded" if self.log is not None and self.log.degraded else "ok",
         )
         self.whip = WhipEndpoint(self.registry, self.admission, WhipRules(config.token), self._client_ice)
+        self.joins = Joins(config, self.admission, self.registry, self.log_viewers, self._client_ice)
         self._channels: set[ClientChannel] = set()
         self._ws_server: WsServer | None = None
 
@@ -127,10 +140,18 @@ class Server:
         return self._ws_server.sockets[0].getsockname()[1]
 
     async def start(self) -> None:
-        """Listen; raises :class:`ConfigError` for an unsafe configuration, OSError when the port is taken."""
+        """Listen; raises :class:`ConfigError` for an unsafe configuration, OSError when the port is taken,
+        :class:`~pipeline.eventlog.open.StoreError` for an event store that cannot be used."""
         problem = check_bind(self.config.host, self.config.token)
         if problem:
             raise ConfigError(problem)
+        store = self._store or await open_store(self.config)
+        self.log = NodeLog(
+            store, secrets.token_hex(6), on_unavailable=self._store_unavailable, on_reaped=self._reaped
+        )
+        self.registry.event_log = self.log
+        self.log_viewers.node_log = self.log
+        log.info("node %s; event log %s", self.log.node, "in Redis" if self.config.redis else "in memory")
         if any("@" in url for url in self.config.ice_servers):
             log.warning("TURN credentials in --ice-servers stay on the server; give browsers TURN with --turn-secret")
         config = self.config
@@ -153,7 +174,9 @@ class Server:
     async def close(self) -> None:
         """Stop accepting, end every session (speech flushed, ``session.ended`` sent, close 1001),
         close every other client with 1001; bounded by ``shutdown_timeout_s``."""
-        if self._ws_server is None:
+        if self._ws_server is None:  # never listened (or the port was taken): only the log to close
+            if self.log is not None:
+                await self.log.close()
             return
         budget = self.config.shutdown_timeout_s
         deadline = asyncio.get_running_loop().time() + budget
@@ -165,6 +188,7 @@ class Server:
         await self.registry.end_all(
             going_away=True, drain_s=min(self.config.llm_drain_s, budget / 2), timeout=budget - CLOSE_FLUSH_S
         )
+        self.log_viewers.close()
         self._ws_server.close(close_connections=True, code=CLOSE_GOING_AWAY, reason="server shutting down")
         remaining = max(deadline - asyncio.get_running_loop().time(), CLOSE_FLUSH_S)
         try:
@@ -175,13 +199,26 @@ class Server:
                 connection.transport.abort()
             for task in list(self._ws_server.handler_tasks):
                 task.cancel()
+        if self.log is not None:
+            await self.log.close()
+
+    def _store_unavailable(self, reason: str) -> None:
+        """Once per outage: each session here tells its viewers (the reason may name the store: logs only)."""
+        for live in list(self.sessions.values()):
+            live.session.error(
+                "store_unavailable",
+                "the event log is unreachable; this session goes on, its events are kept and stored when it is back",
+            )
+
+    def _reaped(self, sessions: list[str]) -> None:
+        log.info("ended the sessions of a dead node: %s (their viewers learn it from the log)", ", ".join(sessions))
 
     def open_session(self, source: str = "webrtc", address: str = "") -> LiveSession:
         """A new session with no clients yet (publishers get one from their hello); raises :class:`Refusal`."""
         return self.registry.open(source, address)
 
     def _client_counts(self) -> dict[tuple[str, ...], float]:
-        viewers = sum(len(live.viewers) for live in self.sessions.values())
+        viewers = sum(len(live.viewers) for live in self.sessions.values()) + self.log_viewers.total
         publishers = sum(p.channel is not None for live in self.sessions.values() for p in live.participants)
         return {("publisher",): publishers, ("viewer",): viewers}
 
@@ -268,7 +305,7 @@ class Server:
         if kind == "hello":
             if live is not None:
                 raise Refusal("already_joined", f"already joined session {live.id} as {channel.role}")
-            await self._hello(channel, parse_hello(message), query_token)
+            await self.joins.hello(channel, parse_hello(message), query_token)
             return
         if live is None:
             raise Refusal("hello_required", 'say hello first: {"type": "hello", "role": "publisher" | "viewer"}')
@@ -281,106 +318,6 @@ class Server:
             await self._offer(channel, live, participant, offer_sdp(message))
         elif kind == "end":
             live.leave(participant)  # in a room with others: only this publisher's streams end
-
-    # --- hello ---------------------------------------------------------------------------
-
-    async def _hello(self, channel: ClientChannel, hello: Hello, query_token: str) -> None:
-        if self.admission.locked_out(channel.address, time.monotonic()):
-            raise Refusal("rate_limited", "too many failed attempts from this address; try again later", CLOSE_POLICY)
-        given = hello.token or query_token
-        if hello.role == "viewer":
-            self._join_viewer(channel, hello, given)
-            return
-        if hello.session is not None and not hello.resume:
-            self._join_room(channel, hello, given)
-            return
-        self._authorize(channel, tokens_match(given, self.config.token) or not self.config.token)
-        if hello.session is not None:
-            self._resume(channel, hello)
-        else:
-            await self._open_session(channel, hello)
-
-    def _authorize(self, channel: ClientChannel, ok: bool, what: str = "access token") -> None:
-        if not ok:
-            self.admission.auth_failed(channel.address, time.monotonic())
-            raise Refusal("unauthorized", f"a missing or wrong {what}", CLOSE_POLICY)
-
-    def _join_viewer(self, channel: ClientChannel, hello: Hello, given: str) -> None:
-        live = self.registry.get(hello.session)
-        if live is None:
-            raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
-        ok = tokens_match(given, live.viewer_token) or tokens_match(given, self.config.token)
-        self._authorize(channel, ok, "viewer token (open the session's viewer link)")
-        if len(live.viewers) >= self.config.max_viewers:
-            raise Refusal(
-                "too_many_viewers", f"the session has its maximum of {self.config.max_viewers} viewers",
-                CLOSE_TRY_LATER,
-            )
-        channel.role, channel.live = "viewer", live
-        welcome = {"type": "welcome", "session": live.id, "role": "viewer", "options": {"snapshot": hello.snapshot}}
-        channel.send(welcome)
-        live.add_viewer(channel, snapshot=hello.snapshot)
-
-    async def _open_session(self, channel: ClientChannel, hello: Hello) -> None:
-        source = redact(hello.source)
-        if hello.name is not None:  # a room: check the name before a session is opened for it
-            try:
-                clean_name(hello.name)
-            except RosterError as exc:
-                raise Refusal(exc.code, exc.message, CLOSE_POLICY) from None
-        live = self.registry.open(source, channel.address)
-        if hello.name is not None:
-            live.open_room(hello.name)
-        participant = live.participants[0]
-        channel.role, channel.live = "publisher", live
-        live.attach(participant, channel, snapshot=False)
-        self._welcome_publisher(channel, live, participant, source)
-        await live.session.start()
-
-    def _join_room(self, channel: ClientChannel, hello: Hello, given: str) -> None:
-        """Another publisher joins a room with its join token (from the first publisher's welcome)."""
-        live = self.registry.get(hello.session)
-        if live is None:
-            raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
-        # Only a room's publishers ever see its join token (a session without a name has no room to join).
-        ok = live.is_room and tokens_match(given, live.join_token)
-        self._authorize(channel, ok, "join token (open the room's join link)")
-        participant = live.join(hello.name, channel.address)
-        channel.role, channel.live = "publisher", live
-        self._welcome_publisher(channel, live, participant, live.session.source)
-        live.attach(participant, channel, snapshot=hello.snapshot)  # the snapshot holds who is in the room
-
-    def _resume(self, channel: ClientChannel, hello: Hello) -> None:
-        live = self.registry.get(hello.session)
-        participant = live.by_resume_token(hello.resume) if live is not None else None
-        self._authorize(channel, participant is not None, "session id or resume token")
-        assert live is not None and participant is not None
-        channel.role, channel.live = "publisher", live
-        participant.resumed = True
-        log.info("session %s: %s resumed", live.id, participant.who)
-        self._welcome_publisher(channel, live, participant, live.session.source, resumed=True)
-        live.attach(participant, channel, snapshot=hello.snapshot)
-
-    def _welcome_publisher(
-        self, channel: ClientChannel, live: LiveSession, participant: Participant, source: str, resumed: bool = False
-    ) -> None:
-        welcome = {
-            "type": "welcome",
-            "session": live.id,
-            "role": "publisher",
-            "resumed": resumed,
-            "viewer_url": live.viewer_url,
-            "viewer_token": live.viewer_token,
-            "resume_token": participant.resume_token,
-            "resume_grace_s": self.config.resume_grace_s,
-            "media": participant.media_flowing(),
-            "ice_servers": self._client_ice(live.id),
-            "max_message_bytes": self.config.max_message_bytes,
-            "options": {"source": source},
-        }
-        if live.is_room:  # who this publisher is, and how others join
-            welcome.update(name=participant.name, join_url=live.join_url, join_token=live.join_token)
-        channel.send(welcome)
 
     # --- media ---------------------------------------------------------------------------
 
@@ -399,6 +336,9 @@ class Server:
     def _leave(self, channel: ClientChannel) -> None:
         live = channel.live
         if live is None:
+            return
+        if channel.role == "viewer":  # a LiveSession or a LogViewer
+            live.remove(channel)
             return
         # (a publisher dropped as too slow was already removed; one that another connection resumed was not it)
         participant = live.participant_of(channel)
@@ -429,12 +369,18 @@ async def serve(config: Config) -> int:
     if problem:  # before loading models: fail in a second, not after them
         sys.stderr.write(f"streamtwin: error: {problem}\n")
         return 2
+    try:
+        store = await open_store(config)
+    except StoreError as exc:
+        sys.stderr.write(f"streamtwin: error: {exc}\n")
+        return 1
     loop = asyncio.get_running_loop()
     try:  # load the models once, before the first visitor waits for them
         await loop.run_in_executor(None, load_engine, config)
         backend = make_backend(config)
     except (ModelLoadError, LLMError, ValueError) as exc:
         sys.stderr.write(f"streamtwin: error: {exc}\n")
+        await store.close()
         return 1
     try:
         start_backend = getattr(backend, "start", None)
@@ -443,12 +389,13 @@ async def serve(config: Config) -> int:
                 await start_backend()
             except LLMError as exc:  # sessions still transcribe; each one reports the missing model
                 sys.stderr.write(f"streamtwin: warning: language model unavailable: {exc}\n")
-        server = Server(config, session_factory=make_session_factory(backend))
+        server = Server(config, session_factory=make_session_factory(backend), store=store)
         try:
             await server.start()
         except OSError as exc:
             reason = exc.strerror or exc
             sys.stderr.write(f"streamtwin: error: cannot listen on {config.host}:{config.port}: {reason}\n")
+            await server.close()
             return 1
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):

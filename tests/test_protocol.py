@@ -87,6 +87,15 @@ def test_hello_fields_are_typed():
         assert refused(parse_hello, message).code == "bad_hello", message
 
 
+def test_resume_from_is_a_viewers_seq():
+    assert parse_hello({"role": "viewer", "session": "s"}).resume_from is None
+    assert parse_hello({"role": "viewer", "session": "s", "resume_from": 0}).resume_from == 0
+    assert parse_hello({"role": "viewer", "session": "s", "resume_from": 2**63 - 1}).resume_from == 2**63 - 1
+    for bad in ("12", -1, True, 1.0, [3], {"seq": 3}, 2**63):
+        assert refused(parse_hello, {"role": "viewer", "session": "s", "resume_from": bad}).code == "bad_hello", bad
+    assert refused(parse_hello, {"role": "publisher", "resume_from": 3}).code == "bad_hello"
+
+
 def test_offers_are_checked_before_aiortc_sees_them():
     assert offer_sdp({"sdp": GOOD_SDP}) == GOOD_SDP
     assert refused(offer_sdp, {"sdp": 42}).code == "bad_message"

@@ -140,6 +140,7 @@ function renderParticipant(event, present) {
 
 function onEvent(event) {
   received.push(event);
+  if (Number.isInteger(event.seq)) lastSeq = Math.max(lastSeq ?? 0, event.seq); // a viewer resumes after it
   gauges.observe(event);
   switch (event.type) {
     case 'session.started':
@@ -207,10 +208,13 @@ let lastHello = null; // what to say again when the socket comes back
 let resume = null; // { session, token, until }: a publisher may come back to its session until then
 let retries = 0;
 let welcomedBefore = false; // a later welcome (reconnected) is followed by a fresh snapshot
+let lastSeq = null; // the newest event applied: a viewer that reconnects asks for what came after it
 let iceServers = [];
 
 const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 3000];
 const FINAL_CLOSE_CODES = [1000, 1001, 1008, 1011]; // ended, server leaving, refused, server error
+// A viewer comes back when its node leaves (1001): another node serves it from the session's log.
+const VIEWER_FINAL_CLOSE_CODES = [1000, 1008, 1011];
 
 function onMessage(message) {
   if ('v' in message) return onEvent(message); // every pipeline event carries the schema version
@@ -223,6 +227,7 @@ function onMessage(message) {
         .catch((error) => fail(`the server's answer was not accepted: ${error.message}`));
       break;
     case 'error':
+      if (message.code === 'resume_gap') resetView(); // the log lost what was missed: a snapshot follows
       showMessage(`${message.message} (${message.code})`, message.fatal ? 'error' : 'notice');
       if (message.fatal) setStatus('error', message.code.replace(/_/g, ' '));
       break;
@@ -237,7 +242,8 @@ function onMessage(message) {
 
 function onWelcome(welcome) {
   retries = 0;
-  if (welcomedBefore) resetView(); // the snapshot of what was missed follows
+  const resumed = welcome.options?.resume_from !== undefined; // exactly what was missed follows
+  if (welcomedBefore && !resumed) resetView(); // the snapshot of what was missed follows
   welcomedBefore = true;
   if (role === 'viewer') {
     setStatus('live', `watching ${welcome.session}`);
@@ -291,7 +297,8 @@ function onClose(socket, close) {
   if (ws !== socket) return;
   ws = null;
   const refused = ui.status.dataset.state === 'error';
-  if (sessionEnded || stopping || refused || FINAL_CLOSE_CODES.includes(close.code)) {
+  const finalCodes = role === 'viewer' ? VIEWER_FINAL_CLOSE_CODES : FINAL_CLOSE_CODES;
+  if (sessionEnded || stopping || refused || finalCodes.includes(close.code)) {
     if (!sessionEnded && !refused) setStatus('ended', close.reason || 'closed');
     stopMedia();
     return;
@@ -316,7 +323,8 @@ function onClose(socket, close) {
     return;
   }
   setStatus('connecting', 'reconnecting…');
-  setTimeout(() => openSocket(lastHello), delay);
+  const hello = role === 'viewer' && lastSeq !== null ? { ...lastHello, resume_from: lastSeq } : lastHello;
+  setTimeout(() => openSocket(hello), delay);
 }
 
 // --- publishing ------------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ class SessionRecord:
     state: str  # live | ended | lost
     started: float  # wall clock
     heartbeat: float  # the node's last heartbeat, wall clock (0: never)
+    viewer_key: str = ""  # SHA-256 of the session's viewer token (pipeline.policy.access.token_digest)
 
 
 @dataclass(frozen=True)
@@ -115,8 +116,8 @@ class EventStore(abc.ABC):
 
     # --- the directory ---------------------------------------------------------------------------
     @abc.abstractmethod
-    async def register(self, session: str, node: str, started: float) -> None:
-        """A session now runs on ``node``."""
+    async def register(self, session: str, node: str, started: float, viewer_key: str = "") -> None:
+        """A session now runs on ``node``; ``viewer_key`` lets any node check its viewers' token."""
 
     @abc.abstractmethod
     async def heartbeat(self, node: str, now: float) -> None:

@@ -109,10 +109,10 @@ class MemoryStore(EventStore):
         log = self._log(session)
         return log.last if log is not None else 0
 
-    async def register(self, session: str, node: str, started: float) -> None:
+    async def register(self, session: str, node: str, started: float, viewer_key: str = "") -> None:
         log = self._log(session, create=True)
         assert log is not None
-        log.record = SessionRecord(session, node, LIVE, started, 0.0)
+        log.record = SessionRecord(session, node, LIVE, started, 0.0, viewer_key)
 
     async def heartbeat(self, node: str, now: float) -> None:
         self._heartbeats[node] = now

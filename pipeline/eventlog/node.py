@@ -28,14 +28,17 @@ class NodeKeeper:
         sessions: Callable[[], dict[str, float]],
         *,
         on_reaped: Callable[[list[str]], None] = lambda sessions: None,
+        viewer_key: Callable[[str], str] = lambda session: "",
         clock: Callable[[], float] = time.time,
     ):
-        """``sessions()`` gives the live sessions this node runs, with their start (wall clock)."""
+        """``sessions()`` gives the live sessions this node runs, with their start (wall clock);
+        ``viewer_key(session)`` what the directory keeps of its viewer token."""
         self.store = store
         self.node = node
         self.every_s = store.settings.node_expiry_s / BEATS_PER_EXPIRY
         self._sessions = sessions
         self._on_reaped = on_reaped
+        self._viewer_key = viewer_key
         self._clock = clock
         self._task: asyncio.Task[None] | None = None
 
@@ -57,7 +60,7 @@ class NodeKeeper:
         await self.store.heartbeat(self.node, now)
         for session, started in self._sessions().items():
             if await self.store.record(session) is None:  # the store forgot it (restarted empty)
-                await self.store.register(session, self.node, started)
+                await self.store.register(session, self.node, started, self._viewer_key(session))
         reaped = await self.store.reap_lost(now)
         if reaped:
             log.warning("sessions of a dead node marked lost: %s", ", ".join(reaped))

@@ -3,10 +3,14 @@ in memory."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..config import Config
 from .base import EventStore, StoreSettings, StoreUnavailable
 from .memory import MemoryStore
 from .redis_url import BadRedisURL
+
+MEMORY_EXPIRE_S = 300.0  # in memory, an ended session's log is kept at most this long
 
 
 def store_settings(config: Config) -> StoreSettings:
@@ -26,8 +30,8 @@ async def open_store(config: Config, url: str | None = None) -> EventStore:
         settings = store_settings(config)
     except ValueError as exc:
         raise StoreError(str(exc)) from None
-    if not url:
-        return MemoryStore(settings)
+    if not url:  # one process: an ended session's log serves late resumes, not a day of this process's memory
+        return MemoryStore(replace(settings, expire_s=min(settings.expire_s, MEMORY_EXPIRE_S)))
     from .redis_store import RedisStore
 
     try:

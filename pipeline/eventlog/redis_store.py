@@ -164,10 +164,11 @@ class RedisStore(EventStore):
             top = await self._redis.xrevrange(self._key(session, "log"), count=1)
         return _seq(top[0][0]) if top else 0
 
-    async def register(self, session: str, node: str, started: float) -> None:
+    async def register(self, session: str, node: str, started: float, viewer_key: str = "") -> None:
+        info = {"node": node, "state": LIVE, "started": started, "viewer_key": viewer_key}
         with self._reachable():
             async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.hset(self._key(session, "info"), mapping={"node": node, "state": LIVE, "started": started})
+                pipe.hset(self._key(session, "info"), mapping=info)
                 pipe.sadd(self._live_key, session)
                 await pipe.execute()
 
@@ -182,7 +183,10 @@ class RedisStore(EventStore):
                 return None
             node = info[b"node"].decode()
             beat = await self._redis.hget(self._nodes_key, node)
-        return SessionRecord(session, node, info[b"state"].decode(), float(info[b"started"]), float(beat or 0.0))
+        return SessionRecord(
+            session, node, info[b"state"].decode(), float(info[b"started"]), float(beat or 0.0),
+            info.get(b"viewer_key", b"").decode(),
+        )
 
     async def live_sessions(self) -> list[SessionRecord]:
         with self._reachable():

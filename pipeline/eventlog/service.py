@@ -46,9 +46,13 @@ class NodeLog:
         self.node = node
         self._clock = clock
         self._sessions: dict[str, float] = {}  # live here: id -> started
+        self._viewer_keys: dict[str, str] = {}  # live here: id -> digest of its viewer token
         self._sealing: set[asyncio.Task[None]] = set()  # ended here, to be sealed in the store
         self.writer = LogWriter(store, on_unavailable=on_unavailable, on_recovered=on_recovered, clock=clock)
-        self.keeper = NodeKeeper(store, node, lambda: dict(self._sessions), on_reaped=on_reaped, clock=clock)
+        self.keeper = NodeKeeper(
+            store, node, lambda: dict(self._sessions), on_reaped=on_reaped,
+            viewer_key=lambda session: self._viewer_keys.get(session, ""), clock=clock,
+        )
         self.keeper.start()
 
     @classmethod
@@ -62,10 +66,12 @@ class NodeLog:
         """The store is unreachable: events wait in the writer's bounded queue."""
         return self.writer.degraded
 
-    async def session_started(self, session: str) -> None:
+    async def session_started(self, session: str, viewer_key: str = "") -> None:
+        """``viewer_key``: :func:`~pipeline.policy.access.token_digest` of its viewer token (never the token)."""
         self._sessions[session] = self._clock()
+        self._viewer_keys[session] = viewer_key
         try:
-            await self.store.register(session, self.node, self._sessions[session])
+            await self.store.register(session, self.node, self._sessions[session], viewer_key)
         except StoreUnavailable:
             pass  # the keeper registers it at its first beat after the store is back
 
@@ -77,6 +83,7 @@ class NodeLog:
         """After ``session.ended`` (seq ``last_seq``): once that is stored (the store may be down: then
         later), the session is sealed and its log expires ``log_expire_s`` later.  Never blocks."""
         self._sessions.pop(session, None)
+        self._viewer_keys.pop(session, None)
         task = asyncio.ensure_future(self._seal(session, last_seq))
         self._sealing.add(task)
         task.add_done_callback(self._sealing.discard)

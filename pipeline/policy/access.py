@@ -36,6 +36,16 @@ def tokens_match(given: str, expected: str) -> bool:
     return bool(expected) and hmac.compare_digest(given.encode(), expected.encode())
 
 
+def token_digest(token: str) -> str:
+    """What the session directory keeps of a viewer token so that any node can check one, never the
+    token itself (128 random bits: an unsalted SHA-256 cannot be reversed)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def digest_matches(given: str, digest: str) -> bool:
+    return bool(given) and bool(digest) and hmac.compare_digest(token_digest(given), digest)
+
+
 def is_loopback(host: str) -> bool:
     """True for a bind address that only this machine can reach."""
     if host.lower() in LOOPBACK_NAMES:
