@@ -11,7 +11,6 @@ import asyncio
 import logging
 import time
 import uuid
-from collections import deque
 from typing import Any
 
 import av
@@ -33,7 +32,7 @@ from .events import (
     VisionObservation,
 )
 from .ingest import AudioChunk, IngestError, MediaReader, VideoItem
-from .policy.utterances import UtteranceGrouper
+from .policy.utterances import RecentUtterances
 from .room import Room, RoomStream
 from .speakers import SpeakerStage, speakers_enabled
 from .speech import SpeechStage
@@ -77,9 +76,7 @@ class Session:
         )
         self._unsubscribe_assistant = self.bus.subscribe(self.assistant.on_event) if self.assistant else None
         # Finals grouped by utterance, so a late viewer never starts in the middle of one.
-        self._recent: deque[list[TranscriptFinal]] = deque(maxlen=RECENT_UTTERANCES)
-        self._utterances = UtteranceGrouper()
-        self._recent_key: int | None = None
+        self._recent: RecentUtterances[TranscriptFinal] = RecentUtterances(RECENT_UTTERANCES)
         self._partials: dict[str, TranscriptPartial] = {}  # the current partial of each speaker ("" alone)
         self._last_observation: VisionObservation | None = None
         self._started_at = time.perf_counter()
@@ -205,18 +202,13 @@ class Session:
             events.append(TwinState(session=self.id, version=twin.version, state=twin.state))
         if self._last_observation is not None:
             events.append(self._last_observation)
-        events += [final for utterance in self._recent for final in utterance]
+        events += self._recent.items()
         events += [partial for partial in self._partials.values() if partial.text]
         return events
 
     def _remember(self, event: Event) -> None:
         if isinstance(event, TranscriptFinal):
-            self._utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
-            key = self._utterances.last_key
-            if key != self._recent_key or not self._recent:
-                self._recent.append([])
-            self._recent[-1].append(event)
-            self._recent_key = key
+            self._recent.add(event, event)
         elif isinstance(event, TranscriptPartial):
             self._partials[event.speaker] = event
         elif isinstance(event, VisionObservation):

@@ -11,11 +11,9 @@ Plain class: no I/O, no clock.
 
 from __future__ import annotations
 
-from collections import deque
-
 from ..events import Event, TranscriptFinal, TranscriptPartial, TwinPatch, TwinState, VisionObservation, encode
 from ..notes import TwinMirror
-from .utterances import UtteranceGrouper
+from .utterances import RecentUtterances
 
 RECENT_UTTERANCES = 60
 
@@ -26,9 +24,7 @@ class SnapshotFold:
         self.seq = 0
         self._twin = TwinMirror()
         self._observation: bytes | None = None
-        self._recent: deque[list[bytes]] = deque(maxlen=recent_utterances)
-        self._utterances = UtteranceGrouper()
-        self._recent_key: int | None = None
+        self._recent: RecentUtterances[bytes] = RecentUtterances(recent_utterances)
         self._partial: TranscriptPartial | None = None
         self._partial_data = b""
 
@@ -42,12 +38,7 @@ class SnapshotFold:
         elif isinstance(event, TranscriptPartial):
             self._partial, self._partial_data = event, data
         elif isinstance(event, TranscriptFinal):
-            self._utterances.add(event.text, event.start, event.end, event.utterance, event.utterance_end)
-            key = self._utterances.last_key
-            if key != self._recent_key or not self._recent:
-                self._recent.append([])
-            self._recent[-1].append(data)
-            self._recent_key = key
+            self._recent.add(event, data)
 
     def events(self) -> list[bytes]:
         """The snapshot, in the order a viewer applies it."""
@@ -57,7 +48,7 @@ class SnapshotFold:
             out.append(encode(twin.to_dict()))
         if self._observation is not None:
             out.append(self._observation)
-        out += [data for utterance in self._recent for data in utterance]
+        out += self._recent.items()
         if self._partial is not None and self._partial.text:
             out.append(self._partial_data)
         return out

@@ -12,7 +12,12 @@ Plain class: no I/O, no clock; times are media seconds passed in.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from ..events import TranscriptFinal
 
 
 @dataclass(frozen=True)
@@ -96,3 +101,27 @@ class UtteranceGrouper:
         assert self._open is not None
         utterance, self._open = self._open.close(), None
         return utterance
+
+
+T = TypeVar("T")
+
+
+class RecentUtterances(Generic[T]):
+    """The finals of the last ``limit`` whole utterances (as events or as their bytes): what a late
+    viewer is sent, so no paragraph starts halfway."""
+
+    def __init__(self, limit: int) -> None:
+        self._groups: deque[list[T]] = deque(maxlen=limit)
+        self._grouper = UtteranceGrouper()
+        self._key: int | None = None
+
+    def add(self, final: TranscriptFinal, item: T) -> None:
+        self._grouper.add(final.text, final.start, final.end, final.utterance, final.utterance_end)
+        key = self._grouper.last_key
+        if key != self._key or not self._groups:
+            self._groups.append([])
+        self._groups[-1].append(item)
+        self._key = key
+
+    def items(self) -> list[T]:
+        return [item for group in self._groups for item in group]
