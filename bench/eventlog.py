@@ -95,11 +95,11 @@ async def resume(url: str, reconnects: int = 100, events: int = 3000) -> dict[st
         store = RedisStore(url)  # a new connection each time
         feed = ResumeFeed(got[-1] if got else 0)
         page = await store.read_after("resume", feed.cursor, limit=max(1, events // reconnects))
-        got += [json.loads(data)["seq"] for data in feed.backlog(page, complete=False)]
+        got += [entry.seq for entry in feed.backlog(page, complete=False)]
         await store.close()
     store = RedisStore(url)
     feed = ResumeFeed(got[-1] if got else 0)
-    got += [json.loads(data)["seq"] for data in feed.backlog(await store.read_after("resume", feed.cursor, 100_000))]
+    got += [entry.seq for entry in feed.backlog(await store.read_after("resume", feed.cursor, 100_000))]
     await store.close()
     return {"reconnects": reconnects, "events": events, "lost": len(set(seqs) - set(got)),
             "duplicated": len(got) - len(set(got))}

@@ -1,11 +1,13 @@
 """Viewers fed from a session's event log instead of its live fan-out: a viewer that resumes from a seq
 (``hello.resume_from``), and every viewer of a session that runs on another node.
 
-Each one gets :meth:`~pipeline.eventlog.service.NodeLog.feed` (exactly the events after its seq, or a
+Each one gets a :class:`~pipeline.eventlog.tail.LogFeed` (exactly the events after its seq, or a
 ``resume_gap`` error and the snapshot, then live events, to ``session.ended``) through its own
-:class:`~pipeline.channel.ClientChannel`, the same outbox as a local viewer: ``assistant.delta`` frames
-go in as shared frames, so a viewer that falls behind gets them merged (or dropped, with a notice) there
-too.  The log is the truth, so a viewer on another node gets the same seqs and the same bytes.
+:class:`~pipeline.channel.ClientChannel`, the same outbox as a local viewer.  Live entries are read once
+per session on this node (:class:`~pipeline.eventlog.tail.SessionTail`) and prepared once: an
+``assistant.delta`` becomes one shared frame for all of them, which a viewer that falls behind gets
+merged (or dropped, with a notice) in its outbox, as a local viewer does.  The log is the truth, so a
+viewer on another node gets the same seqs and the same bytes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 
 from .channel import ClientChannel
 from .eventlog.service import NodeLog
+from .eventlog.tail import Tails
 from .policy.outbox import SharedFrame
 from .policy.resume import Gap
 from .protocol import CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL
@@ -23,6 +26,16 @@ from .protocol import CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL
 log = logging.getLogger(__name__)
 
 PACE_MESSAGES = 256  # a backlog waits while this many messages wait for the viewer (its outbox holds 1000)
+
+
+def prepare(data: bytes) -> bytes | SharedFrame:
+    """What viewers are sent for one logged event: a delta as a frame (mergeable), the rest as is."""
+    if b'"assistant.delta"' not in data:
+        return data
+    body = json.loads(data)
+    if body.get("type") != "assistant.delta":
+        return data
+    return SharedFrame(body["generation"], body["text"], body, data)
 
 
 class LogViewer:
@@ -49,17 +62,10 @@ class LogViewer:
 
     async def _run(self, resume_from: int | None, snapshot: bool) -> None:
         channel = self._channel
-        node_log = self._viewers.node_log
-        assert node_log is not None
+        feed = self._viewers.tails.feed(
+            self.id, resume_from, send=self._send, room=lambda: channel.room(PACE_MESSAGES))
         try:
-            if resume_from is None and not snapshot:  # only what comes from now on
-                resume_from = await node_log.store.last_seq(self.id)
-            async for item in node_log.feed(self.id, resume_from):
-                await channel.room(PACE_MESSAGES)
-                if isinstance(item, Gap):
-                    channel.error("resume_gap", item.message)
-                else:
-                    put(channel, item)
+            await feed.run(snapshot=snapshot)
             channel.finish(CLOSE_NORMAL, "session ended")
         except asyncio.CancelledError:
             raise
@@ -70,22 +76,32 @@ class LogViewer:
         finally:
             self._viewers.forget(self)
 
-
-def put(channel: ClientChannel, data: bytes) -> None:
-    """One logged event into a viewer's outbox: a delta frame as a frame (mergeable), the rest as is."""
-    body = json.loads(data)
-    if body.get("type") == "assistant.delta":
-        channel.put_frame(SharedFrame(body["generation"], body["text"], body, data))
-    else:
-        channel.put(data)
+    def _send(self, value: bytes | SharedFrame | Gap) -> None:
+        if isinstance(value, Gap):
+            self._channel.error("resume_gap", value.message)
+        elif isinstance(value, SharedFrame):
+            self._channel.put_frame(value)
+        else:
+            self._channel.put(value)
 
 
 class LogViewers:
     """This node's viewers fed from the log, by session."""
 
     def __init__(self) -> None:
-        self.node_log: NodeLog | None = None  # set by the server once its store is open
+        self.node_log: NodeLog | None = None  # the server's, once its store is open
+        self._tails: Tails[bytes | SharedFrame] | None = None
         self._by_session: dict[str, set[LogViewer]] = {}
+
+    def open(self, node_log: NodeLog) -> None:
+        """The server's store is open: viewers can be fed from it."""
+        self.node_log = node_log
+        self._tails = Tails(node_log.store, prepare)
+
+    @property
+    def tails(self) -> Tails[bytes | SharedFrame]:
+        assert self._tails is not None, "open() first"
+        return self._tails
 
     def count(self, session: str) -> int:
         return len(self._by_session.get(session, ()))

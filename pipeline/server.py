@@ -150,7 +150,7 @@ class Server:
             store, secrets.token_hex(6), on_unavailable=self._store_unavailable, on_reaped=self._reaped
         )
         self.registry.event_log = self.log
-        self.log_viewers.node_log = self.log
+        self.log_viewers.open(self.log)
         log.info("node %s; event log %s", self.log.node, "in Redis" if self.config.redis else "in memory")
         if any("@" in url for url in self.config.ice_servers):
             log.warning("TURN credentials in --ice-servers stay on the server; give browsers TURN with --turn-secret")

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+from pipeline.eventlog.base import EventStore
+from pipeline.eventlog.tail import Tails
 from pipeline.events import SessionEnded, TranscriptFinal, encode
+from pipeline.policy.resume import Gap
 
 TIMEOUT_S = 60.0  # bounds a hung test; never a timing assertion
 
@@ -19,3 +25,15 @@ def final(session: str, seq: int) -> bytes:
 
 def ended(session: str, seq: int) -> bytes:
     return encode(SessionEnded(session=session, seq=seq, wall=2000.0).to_dict())
+
+
+async def watch(store: EventStore, session: str, resume_from: int | None, **follow_options: Any) -> list[bytes | Gap]:
+    """What one viewer fed from the log is sent (:class:`~pipeline.eventlog.tail.LogFeed`), to the end."""
+    got: list[bytes | Gap] = []
+
+    async def room() -> None:
+        await asyncio.sleep(0)
+
+    tails = Tails(store, lambda data: data, **follow_options)
+    await tails.feed(session, resume_from, send=got.append, room=room).run(snapshot=True)
+    return got

@@ -129,7 +129,7 @@ async def test_maxlen_trims_and_a_resume_before_the_trim_is_a_gap(make_store: St
 
     recent = ResumeFeed(170)
     out = recent.backlog(await store.read_after("s1", recent.cursor))
-    assert recent.gap is None and [from_json(d.decode()).seq for d in out] == list(range(171, 201))
+    assert recent.gap is None and [from_json(e.data.decode()).seq for e in out] == list(range(171, 201))
 
 
 async def test_in_memory_the_log_is_bounded_in_bytes_too() -> None:
@@ -210,11 +210,11 @@ async def test_resume_is_exact_across_100_forced_reconnects(make_store: Stores) 
         batches = 0
         while feed.needs_backlog:
             page = await reader.read_after("s1", feed.cursor, limit=100)
-            received += [from_json(d.decode()).seq for d in feed.backlog(page, complete=len(page) < 100)]
+            received += [from_json(e.data.decode()).seq for e in feed.backlog(page, complete=len(page) < 100)]
         while batches < 3:  # then live for a while, and the connection drops
             entries = await reader.tail("s1", feed.cursor, 0.01)
             for entry in entries:
-                received += [from_json(d.decode()).seq for d in feed.live(entry)]
+                received += [from_json(e.data.decode()).seq for e in feed.live(entry)]
             batches += 1
         assert feed.gap is None
         if reader is not writer:

@@ -12,12 +12,12 @@ import json
 from pathlib import Path
 
 from pipeline.eventlog import StoreSettings
-from pipeline.eventlog.follow import follow, viewer_feed
+from pipeline.eventlog.follow import follow
 from pipeline.eventlog.node import NodeKeeper
 from pipeline.eventlog.redis_store import RedisStore
 from pipeline.policy.logwrites import Backoff
 from pipeline.policy.resume import Gap
-from tests.logdata import TIMEOUT_S, ended, event, final
+from tests.logdata import TIMEOUT_S, ended, event, final, watch
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 
 
@@ -119,11 +119,9 @@ async def test_a_node_registers_its_sessions_again_after_redis_forgot_them(tmp_p
 
 
 async def feed_of(store: RedisStore, resume_from: int | None) -> list[object]:
-    """What viewer_feed sends: seqs of events, "gap" for a Gap."""
-    out: list[object] = []
-    async for item in viewer_feed(store, "s1", resume_from, poll_s=0.05):
-        out.append("gap" if isinstance(item, Gap) else json.loads(item)["seq"])
-    return out
+    """What a viewer fed from the log is sent: seqs of events, "gap" for a Gap."""
+    return ["gap" if isinstance(item, Gap) else json.loads(item)["seq"]
+            for item in await watch(store, "s1", resume_from, poll_s=0.05)]
 
 
 async def test_viewer_feeds_resume_exactly_or_report_the_gap_and_send_the_snapshot(

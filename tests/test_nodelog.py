@@ -14,10 +14,11 @@ from pipeline.eventlog.service import NodeLog
 from pipeline.policy.resume import Gap
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 from tests.logdata import TIMEOUT_S, ended, final
+from tests.logdata import watch as watch_log
 
 
 async def watch(node: NodeLog, resume_from: int | None) -> list[bytes | Gap]:
-    return [item async for item in node.feed("s1", resume_from)]
+    return await watch_log(node.store, "s1", resume_from)
 
 
 async def publish(node: NodeLog, last: int) -> list[bytes]:

@@ -13,17 +13,13 @@ class E:
     seq: int
     prev: int
 
-    @property
-    def data(self) -> bytes:
-        return str(self.seq).encode()
-
 
 def chain(seqs: list[int]) -> list[E]:
     return [E(seq, prev) for prev, seq in zip([0, *seqs], seqs)]
 
 
-def delivered(out: list[bytes]) -> list[int]:
-    return [int(data) for data in out]
+def delivered(out: list[E]) -> list[int]:
+    return [entry.seq for entry in out]
 
 
 def test_step_tells_deliver_duplicate_and_gap() -> None:

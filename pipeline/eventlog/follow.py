@@ -4,8 +4,8 @@ another node (or that resume), and what ``streamtwin replay redis://...`` does.
 :func:`follow` yields entries in order, backlog and live alike (``XREAD`` from an explicit id is exact,
 so the switch from one to the other loses and repeats nothing), until ``session.ended`` or until the
 session is no longer live and nothing more is held.  A store outage is waited out with backoff.
-:func:`viewer_feed` is what one viewer is sent: the events after its seq, or a :class:`Gap` and the
-snapshot (:func:`log_snapshot`) when the log no longer holds them, then live events.
+:func:`log_snapshot` is what a late joiner is sent first (and a viewer that resumes too late, after a
+``resume_gap``); :mod:`pipeline.eventlog.tail` builds each viewer's feed from the two.
 """
 
 from __future__ import annotations
@@ -14,11 +14,9 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
 
 from ..events import from_json
 from ..policy.logwrites import Backoff
-from ..policy.resume import Gap, ResumeFeed
 from ..policy.snapshot import SnapshotFold
 from .base import LIVE, EventStore, LogEntry, StoreUnavailable
 
@@ -28,7 +26,9 @@ POLL_S = 5.0  # one wait for new entries; between two, the session's state is lo
 
 
 def is_end(entry: LogEntry) -> bool:
-    return json.loads(entry.data).get("type") == "session.ended"
+    """The entry is ``session.ended`` (the bytes are looked at first: most entries are not, and a
+    quote inside a text is escaped, so only the type can hold the name quoted)."""
+    return b'"session.ended"' in entry.data and json.loads(entry.data).get("type") == "session.ended"
 
 
 async def follow(
@@ -84,30 +84,3 @@ async def log_snapshot(store: EventStore, session: str) -> tuple[list[bytes], in
             fold.add(from_json(entry.data.decode()), entry.data)
         cursor = entries[-1].seq
     return fold.events(), max(fold.seq, cursor)
-
-
-async def viewer_feed(
-    store: EventStore, session: str, resume_from: int | None, **follow_options: Any
-) -> AsyncIterator[bytes | Gap]:
-    """What one viewer gets, in order: with ``resume_from``, exactly the events after it; without one (a
-    late joiner), or after a :class:`Gap` (send ``resume_gap``), the snapshot; then live events, to the
-    session's end."""
-    if resume_from is None:
-        snapshot, cursor = await log_snapshot(store, session)
-        for data in snapshot:
-            yield data
-        resume_from = cursor
-    feed = ResumeFeed(resume_from)
-    while True:
-        async for entry in follow(store, session, feed.cursor, **follow_options):
-            for data in feed.backlog([entry]):
-                yield data
-            if feed.gap is not None:
-                break
-        else:
-            return
-        yield feed.gap
-        snapshot, cursor = await log_snapshot(store, session)
-        for data in snapshot:
-            yield data
-        feed.restart(cursor)

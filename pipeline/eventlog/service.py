@@ -1,9 +1,10 @@
 """One node's side of the event log: the only object the server needs.
 
 The server tells it when a session starts and ends here and hands it every event it sends to viewers
-(the same bytes, with their seq); it asks it for a viewer's feed (resume, or a session run on another
-node) and whether the store is degraded (``/healthz``).  Underneath: the store, the node's
-:class:`~pipeline.eventlog.writer.LogWriter` and its :class:`~pipeline.eventlog.node.NodeKeeper`.
+(the same bytes, with their seq); it asks it where a session runs and whether the store is degraded
+(``/healthz``); viewers fed from the log read its store (:mod:`pipeline.eventlog.tail`).  Underneath: the
+store, the node's :class:`~pipeline.eventlog.writer.LogWriter` and its
+:class:`~pipeline.eventlog.node.NodeKeeper`.
 """
 
 from __future__ import annotations
@@ -12,13 +13,10 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
 from typing import Any, Callable
 
 from ..config import Config
-from ..policy.resume import Gap
 from .base import EventStore, SessionRecord, StoreUnavailable
-from .follow import viewer_feed
 from .node import NodeKeeper
 from .open import open_store
 from .writer import LogWriter
@@ -100,10 +98,6 @@ class NodeLog:
                 failures += 1
                 await asyncio.sleep(self.writer.queue.backoff.delay(failures))
         self.writer.forget(session)
-
-    def feed(self, session: str, resume_from: int | None) -> AsyncIterator[bytes | Gap]:
-        """One viewer's events from the log (see :func:`~pipeline.eventlog.follow.viewer_feed`)."""
-        return viewer_feed(self.store, session, resume_from)
 
     async def record(self, session: str) -> SessionRecord | None:
         """Where a session runs, and its state (None: unknown or expired)."""

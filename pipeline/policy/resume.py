@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 from collections import deque
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Generic, Protocol, Sequence, TypeVar
 
 DEFAULT_MAX_HELD = 10_000
 
@@ -27,8 +27,9 @@ class Entry(Protocol):
     def seq(self) -> int: ...
     @property
     def prev(self) -> int: ...
-    @property
-    def data(self) -> bytes: ...
+
+
+E = TypeVar("E", bound=Entry)
 
 
 class Step(enum.Enum):
@@ -61,14 +62,15 @@ class Gap:
         )
 
 
-class ResumeFeed:
-    """One viewer's feed: backlog from the log first, live entries once they follow on."""
+class ResumeFeed(Generic[E]):
+    """One viewer's feed: backlog from the log first, live entries once they follow on.  What to send comes
+    back as the entries themselves, in order."""
 
     def __init__(self, resume_from: int, *, max_held: int = DEFAULT_MAX_HELD) -> None:
         self.cursor = resume_from  # the last seq delivered (or the one the viewer had)
         self.max_held = max_held
         self.gap: Gap | None = None
-        self._held: deque[Entry] = deque()  # live entries ahead of the cursor
+        self._held: deque[E] = deque()  # live entries ahead of the cursor
         self._read_once = False
 
     @property
@@ -77,11 +79,11 @@ class ResumeFeed:
         entries wait for the ones before them)."""
         return self.gap is None and (not self._read_once or bool(self._held))
 
-    def backlog(self, entries: Sequence[Entry], *, complete: bool = True) -> list[bytes]:
+    def backlog(self, entries: Sequence[E], *, complete: bool = True) -> list[E]:
         """What the log holds after the cursor, oldest first (``complete``: all of it, else a first page);
         returns what to send, in order.  Sets :attr:`gap` when the log lost what the viewer needs."""
         self._read_once = self._read_once or complete
-        out: list[bytes] = []
+        out: list[E] = []
         for entry in entries:
             verdict = step(self.cursor, entry)
             if verdict is Step.GAP:
@@ -90,10 +92,10 @@ class ResumeFeed:
                 return out
             if verdict is Step.DELIVER:
                 self.cursor = entry.seq
-                out.append(entry.data)
+                out.append(entry)
         return out + self._release()
 
-    def live(self, entry: Entry) -> list[bytes]:
+    def live(self, entry: E) -> list[E]:
         """A live entry; returns what to send now (nothing while the backlog has not caught up)."""
         if self.gap is not None:
             return []
@@ -111,14 +113,14 @@ class ResumeFeed:
         self._read_once = False
         self._held.clear()
 
-    def _deliver(self, entry: Entry) -> list[bytes]:
+    def _deliver(self, entry: E) -> list[E]:
         if entry.seq <= self.cursor:
             return []
         self.cursor = entry.seq
-        return [entry.data]
+        return [entry]
 
-    def _release(self) -> list[bytes]:
-        out: list[bytes] = []
+    def _release(self) -> list[E]:
+        out: list[E] = []
         while self._held and step(self.cursor, self._held[0]) is not Step.GAP:
             out += self._deliver(self._held.popleft())
         return out
