@@ -254,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return replay_command(config, args.source)
     if args.command == "serve":
-        from .server import serve
+        from .serve import serve
 
         try:
             return asyncio.run(serve(config))

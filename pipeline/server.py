@@ -7,8 +7,8 @@ publisher too) receives the session's events exactly as ``streamtwin run
 --format jsonl`` prints them, through its own channel (pipeline/channel.py).
 WHIP publishers (OBS, GStreamer, FFmpeg) POST their offer to ``/whip`` on the
 same port instead (pipeline/whip.py; pipeline/front.py routes those requests).
-This module holds the conversation and the process's life; HTTP is in
-pipeline/http.py, message parsing in pipeline/protocol.py, hellos (who joins
+This module holds the conversation, start-up and shutdown (the ``serve`` command around it is
+pipeline/serve.py); HTTP is in pipeline/http.py, message parsing in pipeline/protocol.py, hellos (who joins
 what) in pipeline/joins.py, who may connect in pipeline/policy/access.py and
 admission.py, the sessions in pipeline/registry.py, the event log (resume,
 viewers of other nodes' sessions, failover) in pipeline/eventlog/ and
@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 import secrets
 import socket
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -40,7 +38,7 @@ from .channel import CLOSE_FLUSH_S, ClientChannel
 from .config import Config
 from .engine import ENGINE_METRICS
 from .eventlog.base import EventStore
-from .eventlog.open import StoreError, open_store
+from .eventlog.open import open_store
 from .eventlog.service import NodeLog
 from .front import front_connection, listen_socket
 from .http import TEXT, HttpFront, find_web_root, request_query, response
@@ -356,57 +354,3 @@ class Server:
 def _address(connection: ServerConnection) -> str:
     peer = connection.remote_address
     return str(peer[0]) if peer else ""
-
-
-async def serve(config: Config) -> int:
-    """``streamtwin serve``: run until SIGINT/SIGTERM; every session is flushed and ended on the way out."""
-    from .llm.base import LLMError
-    from .llm.factory import make_backend
-    from .asr_models import ModelLoadError
-    from .engine import load_engine
-
-    problem = check_bind(config.host, config.token)
-    if problem:  # before loading models: fail in a second, not after them
-        sys.stderr.write(f"streamtwin: error: {problem}\n")
-        return 2
-    try:
-        store = await open_store(config)
-    except StoreError as exc:
-        sys.stderr.write(f"streamtwin: error: {exc}\n")
-        return 1
-    loop = asyncio.get_running_loop()
-    try:  # load the models once, before the first visitor waits for them
-        await loop.run_in_executor(None, load_engine, config)
-        backend = make_backend(config)
-    except (ModelLoadError, LLMError, ValueError) as exc:
-        sys.stderr.write(f"streamtwin: error: {exc}\n")
-        await store.close()
-        return 1
-    try:
-        start_backend = getattr(backend, "start", None)
-        if start_backend is not None:
-            try:
-                await start_backend()
-            except LLMError as exc:  # sessions still transcribe; each one reports the missing model
-                sys.stderr.write(f"streamtwin: warning: language model unavailable: {exc}\n")
-        server = Server(config, session_factory=make_session_factory(backend), store=store)
-        try:
-            await server.start()
-        except OSError as exc:
-            reason = exc.strerror or exc
-            sys.stderr.write(f"streamtwin: error: cannot listen on {config.host}:{config.port}: {reason}\n")
-            await server.close()
-            return 1
-        stop = asyncio.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        host = f"[{config.host}]" if ":" in config.host else config.host
-        routes = "websocket /ws, WHIP /whip, /healthz, /metrics"
-        sys.stderr.write(f"streamtwin: serving http://{host}:{server.port} ({routes})\n")
-        await stop.wait()
-        sys.stderr.write("streamtwin: shutting down\n")
-        await server.close()
-        return 0
-    finally:
-        if backend is not None:
-            await backend.aclose()
