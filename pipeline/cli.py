@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_speech_flags(run)
     _add_llm_flags(run)
 
-    from .replay import add_replay_parser
+    from .replay import add_replay_parser, parse_speed
 
     add_replay_parser(commands)
 
@@ -127,6 +127,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--redis", default=None, metavar="URL",
         help="redis://[:PASSWORD@]HOST:PORT/DB: event logs and the session directory in Redis, shared by every "
         "node (viewers on any node, resume, failover); default: in memory, this process only",
+    )
+    serve.add_argument(
+        "--replay", default=None, metavar="SOURCE",
+        help="also serve a recording (streamtwin run --record FILE.jsonl, or redis://HOST:PORT/DB/SESSION) as a "
+        "live session, at its recorded pace: its viewer link is printed at start",
+    )
+    serve.add_argument(
+        "--replay-speed", dest="replay_speed", type=parse_speed, default=None, metavar="N",
+        help="with --replay: N times the recorded pace (default 1; 0: all at once)",
     )
     _add_speech_flags(serve)
     _add_llm_flags(serve)

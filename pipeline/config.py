@@ -110,7 +110,8 @@ class Config:
     format: str = "auto"  # auto | text | jsonl | srt | vtt | md
     out: str = ""  # a file for the --format output instead of stdout
     record: str = ""  # run: also write every event to this JSONL file (streamtwin replay reads it)
-    replay_speed: float = 1.0  # replay: 2 is twice as fast as recorded, 0 all at once
+    replay: str = ""  # serve: also serve this recording (JSONL or redis://.../SESSION) as a live session
+    replay_speed: float = 1.0  # replay, serve --replay: 2 is twice as fast as recorded, 0 all at once
     log_level: str = "WARNING"
 
     @classmethod

@@ -3,13 +3,16 @@
 A recording is an event log: a JSONL file (``streamtwin run --record FILE.jsonl``, or ``--format jsonl``)
 or a session's log in Redis (``redis://HOST:PORT/DB/SESSION``; a session still live is followed until it
 ends).  Events are re-emitted to the same outputs ``run`` has, each when its ``wall`` time comes round
-again (divided by ``speed``; 0: all at once).
+again (divided by ``speed``; 0: all at once).  ``streamtwin serve --replay SOURCE`` re-emits them into the
+server's event log as a new live session instead (:func:`replay_to_log`), which the page watches like any
+other: its viewers are fed from the log (pipeline/log_viewers.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -18,11 +21,15 @@ from pathlib import Path
 from .bus import Subscriber
 from .cli import OUTPUT_FORMATS, make_output, output_format
 from .config import Config
-from .events import Event, EventSchemaError, from_json
+from .events import Error, Event, EventSchemaError, SessionEnded, encode, from_json
 from .eventlog.base import StoreUnavailable
+from .eventlog.service import NodeLog
 from .eventlog.follow import follow
 from .eventlog.open import StoreError, open_store
 from .eventlog.redis_url import SCHEMES, BadRedisURL, parse_redis_url
+from .policy.redact import redact
+
+log = logging.getLogger(__name__)
 
 REPLAY_EXAMPLES = """\
 examples:
@@ -53,7 +60,7 @@ def add_replay_parser(commands: argparse._SubParsersAction) -> None:
         help="a JSONL event log (streamtwin run --record FILE.jsonl), or redis://HOST:PORT/DB/SESSION",
     )
     replay.add_argument(
-        "--speed", dest="replay_speed", type=_speed, default=None, metavar="N",
+        "--speed", dest="replay_speed", type=parse_speed, default=None, metavar="N",
         help="N times the recorded pace (default 1: as it happened; 0: everything at once)",
     )
     replay.add_argument(
@@ -62,7 +69,7 @@ def add_replay_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def _speed(value: str) -> float:
+def parse_speed(value: str) -> float:
     speed = float(value)
     if not speed >= 0:
         raise argparse.ArgumentTypeError(f"--speed must be 0 or more, not {value}")
@@ -109,6 +116,47 @@ async def replay(config: Config, source: str, output: Subscriber) -> int:
     if not count:
         raise ReplayError(f"no events in {source}")
     return count
+
+
+def check_source(source: str) -> None:
+    """Raise :class:`ReplayError` for a recording that cannot be replayed, before ``serve`` loads its models
+    (a Redis source is only checked for its form: its server may come up later)."""
+    if source.split("://", 1)[0] in SCHEMES:
+        try:
+            parse_redis_url(source, with_session=True)
+        except BadRedisURL as exc:
+            raise ReplayError(str(exc)) from None
+    elif not _from_file(Path(source)):
+        raise ReplayError(f"no events in {source}")
+
+
+async def replay_to_log(config: Config, source: str, node_log: NodeLog, session: str, viewer_key: str) -> int:
+    """``serve --replay``: re-emit ``source`` into this node's event log as the live session ``session``, at
+    ``config.replay_speed``, each event stamped with the session, a seq of its own and the time it is
+    re-emitted; it ends with ``session.ended`` (an ``error`` ``replay_failed`` before it when the
+    recording breaks off, one that stops early gets one).  Returns the events appended."""
+    await node_log.session_started(session, viewer_key)
+    seq, ended = 0, False
+
+    def append(event: Event) -> None:
+        nonlocal seq, ended
+        if ended:  # a log with more than one session: the page watches the first
+            return
+        seq += 1
+        body = event.to_dict()
+        body.update(session=session, seq=seq, wall=time.time())
+        node_log.append(session, seq, encode(body))
+        ended = isinstance(event, SessionEnded)
+
+    try:
+        await replay(config, source, append)
+    except ReplayError as exc:
+        log.error("replaying %s: %s", redact(source), exc)
+        append(Error(code="replay_failed", message=f"the recording could not be replayed: {exc}", fatal=True))
+    finally:
+        append(SessionEnded())  # nothing if the recording ended it
+        node_log.session_ended(session, seq)
+    return seq
 
 
 async def recorded_events(config: Config, source: str) -> AsyncIterator[Event]:

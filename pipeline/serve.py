@@ -2,7 +2,8 @@
 
 Refuse an unsafe bind and open the event store before anything slow (one line, exit status 1 or 2),
 load the speech engine and the LLM once, start the :class:`~pipeline.server.Server`, and run until
-SIGINT or SIGTERM, when every session is flushed and ended on the way out.
+SIGINT or SIGTERM, when every session is flushed and ended on the way out.  With ``--replay`` a recording
+is also served as a live session (pipeline/replay.py), its viewer link printed once at start.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import sys
 
 from .config import Config
 from .eventlog.open import StoreError, open_store
-from .policy.access import check_bind
+from .policy.access import check_bind, new_secret, token_digest
+from .policy.redact import redact
+from .replay import ReplayError, check_source, replay_to_log
 from .server import Server, make_session_factory
 
 
@@ -28,6 +31,12 @@ async def serve(config: Config) -> int:
     if problem:  # before loading models: fail in a second, not after them
         sys.stderr.write(f"streamtwin: error: {problem}\n")
         return 2
+    try:
+        if config.replay:
+            check_source(config.replay)
+    except ReplayError as exc:
+        sys.stderr.write(f"streamtwin: error: --replay: {exc}\n")
+        return 1
     try:
         store = await open_store(config)
     except StoreError as exc:
@@ -62,10 +71,26 @@ async def serve(config: Config) -> int:
         host = f"[{config.host}]" if ":" in config.host else config.host
         routes = "websocket /ws, WHIP /whip, /healthz, /metrics"
         sys.stderr.write(f"streamtwin: serving http://{host}:{server.port} ({routes})\n")
+        replaying = start_replay(config, server)
+        if replaying is not None:
+            sys.stderr.write(f"streamtwin: replaying {redact(config.replay)}: http://{host}:{server.port}{replaying[1]}\n")
         await stop.wait()
         sys.stderr.write("streamtwin: shutting down\n")
+        if replaying is not None:
+            replaying[0].cancel()
+            await asyncio.gather(replaying[0], return_exceptions=True)
         await server.close()
         return 0
     finally:
         if backend is not None:
             await backend.aclose()
+
+
+def start_replay(config: Config, server: Server) -> tuple[asyncio.Task[int], str] | None:
+    """``--replay``: the recording re-emitted as a new session in the server's log, and the page that watches
+    it (relative to the server's address; its viewer token lets one watch this session and nothing else)."""
+    if not config.replay or server.log is None:
+        return None
+    session, viewer_token = new_secret(), new_secret()
+    task = asyncio.ensure_future(replay_to_log(config, config.replay, server.log, session, token_digest(viewer_token)))
+    return task, f"/?session={session}&role=viewer&token={viewer_token}"

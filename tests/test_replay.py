@@ -4,16 +4,21 @@ real redis-server) byte for byte; bad sources end with one line and exit status 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from pipeline.eventlog.redis_store import RedisStore
 from pipeline.events import from_json
 from pipeline.replay import due_in
+from pipeline.serve import start_replay
+from tests.conftest import ServerFactory
+from tests.live import hello, open_ws, recv_until
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 from tests.test_bad_input import assert_one_line_error, ffmpeg
 
@@ -133,3 +138,46 @@ def test_a_wrong_or_missing_redis_password_is_one_line_without_the_password(tmp_
     assert_one_line_error(right, "no session 's1'")  # in: the session is what is missing
     for result in (wrong, missing, right):
         assert "hunter2" not in result.stderr and "s3cret-pw" not in result.stderr
+
+
+async def test_serve_replay_shows_the_recording_to_viewers_as_a_live_session(
+    recording: tuple[Path, str], make_server: ServerFactory
+) -> None:
+    record, _ = recording
+    recorded = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    server = await make_server(replay=str(record), replay_speed=4.0)
+    replaying = start_replay(server.config, server)
+    assert replaying is not None
+    task, link = replaying
+    query = parse_qs(urlsplit(link).query)
+    session, token = query["session"][0], query["token"][0]
+    assert query["role"] == ["viewer"] and token not in session
+
+    ws = await open_ws(server)
+    welcome = await hello(ws, "viewer", session=session, token=token, resume_from=0)
+    assert welcome["type"] == "welcome", welcome
+    _, shown = await recv_until(ws, "session.ended")
+    await ws.close()
+    assert await asyncio.wait_for(task, 60) == len(recorded)
+    # The recorded events, in order, as a session of this server: its own id, seqs and times.
+    assert [(e["type"], e.get("text")) for e in shown] == [(e["type"], e.get("text")) for e in recorded[:-1]]
+    assert {e["session"] for e in shown} == {session}
+    assert [e["seq"] for e in shown] == list(range(1, len(recorded)))
+
+    late = await open_ws(server)  # after the end: the log keeps it; a resume gets exactly the rest
+    await hello(late, "viewer", session=session, token=token, resume_from=3)
+    ended, rest = await recv_until(late, "session.ended")
+    assert [e["seq"] for e in rest] == list(range(4, len(recorded))) and ended["seq"] == len(recorded)
+    other = await open_ws(server)
+    refused = await hello(other, "viewer", session=session, token="not-the-token", resume_from=0)
+    assert refused["type"] == "error" and refused["code"] == "unauthorized"
+
+
+def test_serve_refuses_a_recording_it_cannot_replay_before_loading_models(tmp_path: Path) -> None:
+    assert_one_line_error(streamtwin("serve", "--replay", str(tmp_path / "missing.jsonl"), timeout=60), "cannot read")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    assert_one_line_error(streamtwin("serve", "--replay", str(empty), timeout=60), "no events")
+    result = streamtwin("serve", "--replay", "redis://:hunter2@127.0.0.1:6379/zero/s1", timeout=60)
+    assert_one_line_error(result, "bad database")
+    assert "hunter2" not in result.stderr
