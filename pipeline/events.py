@@ -118,6 +118,16 @@ class Error(Event):
 
 
 @dataclass(kw_only=True)
+class Notice(Event):
+    """Something viewers should know that is not an error: ``publisher_away`` (its connection dropped; it
+    may resume), ``publisher_back``.  An event, so it is logged with a seq and reaches viewers on every node."""
+
+    type: ClassVar[str] = "notice"
+    code: str
+    message: str
+
+
+@dataclass(kw_only=True)
 class Progress(Event):
     """How far a finite source has been processed (for progress bars)."""
 

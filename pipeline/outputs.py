@@ -19,6 +19,7 @@ from .events import (
     AssistantSwitched,
     Error,
     Event,
+    Notice,
     ParticipantJoined,
     ParticipantLeft,
     Progress,
@@ -100,6 +101,8 @@ class TextOutput:
         elif isinstance(event, (ParticipantJoined, ParticipantLeft)):
             verb = "joined" if isinstance(event, ParticipantJoined) else "left"
             self._print(f"  [{clock(event.media_time or 0)}] {event.name} {verb} the room")
+        elif isinstance(event, Notice):
+            self._print(f"  [{clock(event.media_time or 0)}] {event.message}")
         elif isinstance(event, Progress) and self._live and event.duration:
             pct = min(100.0, 100.0 * event.position / event.duration)
             self._err.write(f"\r\033[K{pct:5.1f}% of {clock(event.duration)}")

@@ -177,7 +177,7 @@ class LiveSession:
         back = participant.attach(channel)
         self._send_snapshot(channel, snapshot)
         if back:
-            self._notify_viewers("publisher_back", f"{participant.who} is back")
+            self.session.notice("publisher_back", f"{participant.who} is back")
 
     def _send_snapshot(self, channel: ClientChannel, snapshot: bool) -> None:
         self._send_frames()
@@ -196,9 +196,7 @@ class LiveSession:
         grace = self._config.resume_grace_s
         log.info("session %s: %s left; %g s to resume", self.id, participant.who, grace)
         participant.gone()
-        self._notify_viewers(
-            "publisher_away", f"{participant.who} disconnected; waiting {grace:g} s for a resume"
-        )
+        self.session.notice("publisher_away", f"{participant.who} disconnected; waiting {grace:g} s for a resume")
 
     def leave(self, participant: Participant, error: tuple[str, str] | None = None) -> None:
         """A publisher is done: in a room with others still in it, only its streams end (speech flushed
@@ -230,10 +228,6 @@ class LiveSession:
         if participant.holds_admission and self._admission is not None:
             participant.holds_admission = False
             self._admission.release_session(participant.address)
-
-    def _notify_viewers(self, code: str, message: str) -> None:
-        for viewer in self.viewers:
-            viewer.send({"type": "notice", "code": code, "message": message})
 
     def media_wall(self, media_time: float, speaker: str = "") -> float | None:
         participant = next((p for p in self.participants if p.name == speaker), None)

@@ -23,6 +23,7 @@ from .engine import load_engine
 from .events import (
     Error,
     Event,
+    Notice,
     Progress,
     SessionEnded,
     SessionStarted,
@@ -148,6 +149,9 @@ class Session:
 
     def error(self, code: str, message: str, *, fatal: bool = False) -> None:
         self.bus.emit(Error(code=code, message=message, fatal=fatal, media_time=self.speech.audio_seconds))
+
+    def notice(self, code: str, message: str) -> None:
+        self.bus.emit(Notice(code=code, message=message, media_time=self.speech.audio_seconds))
 
     async def end(self, drain_s: float | None = None, flush_s: float | None = None) -> dict[str, Any]:
         """Flush speech (nothing heard is lost) and emit ``session.ended`` with stats.

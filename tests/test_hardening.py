@@ -317,6 +317,23 @@ async def test_a_publisher_resumes_its_session_within_the_grace_period(make_serv
     assert ended["session"] == welcome["session"]
 
 
+async def test_publisher_away_and_back_reach_viewers_fed_from_the_log_with_a_seq(make_server):
+    """A viewer that resumed (or watches from another node) reads the session's log: the notices are in it."""
+    server = await make_server(resume_grace_s=10)
+    publisher = await open_ws(server)
+    welcome = await hello(publisher, "publisher")
+    viewer = await open_ws(server)
+    reply = await hello(viewer, "viewer", session=welcome["session"], token=welcome["viewer_token"], resume_from=0)
+    assert reply["type"] == "welcome"
+    publisher.transport.abort()
+    away, _ = await recv_until(viewer, "notice")
+    assert away["code"] == "publisher_away" and away["seq"] > 0
+    back = await open_ws(server)
+    await hello(back, "publisher", session=welcome["session"], resume=welcome["resume_token"])
+    returned, _ = await recv_until(viewer, "notice")
+    assert returned["code"] == "publisher_back" and returned["seq"] > away["seq"]
+
+
 class _Bus:
     def __init__(self) -> None:
         self.events: list = []

@@ -189,6 +189,9 @@ function onEvent(event) {
     case 'error':
       showMessage(`${event.fatal ? 'Error' : 'Warning'}: ${event.message}`, event.fatal ? 'error' : 'notice');
       break;
+    case 'notice': // publisher_away, publisher_back
+      showMessage(event.message, 'notice', false);
+      break;
     case 'session.ended':
       sessionEnded = true;
       setStatus('ended', `session ended (${(event.stats?.audio_s ?? 0).toFixed(1)} s of audio)`);
