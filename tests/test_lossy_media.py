@@ -1,4 +1,5 @@
-"""Packet loss (and delay, where the kernel has netem) on the media path, in a network namespace of the test's own.
+"""Packet loss (and delay, where the kernel has netem) on the media path, in a network namespace of the test's own;
+and delay with reordering, emulated in the peers' sending path (below).
 
 The outer run re-executes this test inside ``unshare -n`` (CI runs as root) after shaping loopback with
 ``tc``: ``netem loss 5% delay 40ms`` where the kernel has ``sch_netem``; otherwise (the 2-core VMs here
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +25,7 @@ from types import SimpleNamespace
 
 from aiortc import MediaStreamTrack, RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
+from aioice.ice import StunProtocol
 
 from pipeline.policy.mediatime import AudioTimeline
 from tests.live import hello, offer_media, open_ws, recv_until, send_json, view
@@ -32,6 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 WAV = ROOT / "samples" / "meeting.wav"  # 61.6 s of speech and pauses
 TC = "/usr/sbin/tc"
 STREAM_S = 40.0  # media time to stream under loss: ~2.5 s of it lost at 1 in 16
+DELAYED_STREAM_S = 25.0
+DELAY_S, JITTER_S = 0.08, 0.04
 NETEM = f"{TC} qdisc add dev lo root netem loss 5% delay 40ms"
 # Offsets in the IP packet (20-byte IP header, 8-byte UDP header): byte 28 is the RTP version (0b10......, which
 # STUN and DTLS never have), byte 29 marker and payload type (dynamic types 96-127; RTCP's 200-207 do not match),
@@ -80,7 +85,53 @@ async def test_media_under_packet_loss_keeps_gaps_and_goes_on_being_transcribed(
         return gap
 
     monkeypatch.setattr(AudioTimeline, "gap", recorded_gap)
-    server = await make_server()
+    position, sent, seen, ended = await stream_sample(await make_server(), STREAM_S)
+
+    lost = sum(g for g in gaps[1:] if g > 0)  # the first call is the lead-in, not a loss
+    print(f"sent {sent:.2f} s, server media time {position:.2f} s, gaps kept {lost:.2f} s in {sum(g > 0 for g in gaps[1:])}")
+    assert lost > 1.0, "no loss reached the server: the shaping did not work"
+    # Counting received samples would put the server's clock behind the sender's by all that was lost.
+    assert position > sent - lost / 2, (position, sent, lost)
+    finals = [m for m in seen if m["type"] == "transcript.final" and m["text"].strip()]
+    heard = {word for word in SAMPLE_WORDS if any(word in f["text"].lower() for f in finals)}
+    assert len(finals) >= 3 and len(heard) >= 3, [f["text"] for f in finals]
+    assert not [m for m in seen if m["type"] == "error" and m.get("fatal")]
+    assert ended["stats"]["audio_s"] >= position
+
+
+async def test_media_delayed_and_reordered_keeps_its_clock_and_is_transcribed(make_server, loopback_ice, monkeypatch):
+    """Delay and jitter without netem (this kernel has none): every datagram either peer sends (DTLS, SRTP,
+    SRTCP) is held 80 ms +- 40 ms before it goes out, so packets 20 ms apart also arrive out of order."""
+    rng = random.Random(3)
+    loop = asyncio.get_running_loop()
+    real_send = StunProtocol.send_data
+    delayed: list[float] = []
+
+    async def send_later(protocol: StunProtocol, data: bytes, addr: tuple[str, int]) -> None:
+        delay = DELAY_S + rng.uniform(-JITTER_S, JITTER_S)
+        delayed.append(delay)
+        loop.call_later(delay, send_if_open, protocol, data, addr)
+
+    def send_if_open(protocol: StunProtocol, data: bytes, addr: tuple[str, int]) -> None:
+        if protocol.transport is not None and not protocol.transport.is_closing():
+            asyncio.ensure_future(real_send(protocol, data, addr))
+
+    monkeypatch.setattr(StunProtocol, "send_data", send_later)
+    position, sent, seen, ended = await stream_sample(await make_server(), DELAYED_STREAM_S)
+    print(f"sent {sent:.2f} s, server media time {position:.2f} s, {len(delayed)} datagrams delayed")
+    assert len(delayed) > 500, "the media did not go through the delaying path"
+    # Late and reordered packets do not stretch or squeeze the clock: it stays with the sender's, less the delay.
+    assert sent - 1.0 < position <= sent + 0.1, (position, sent)
+    finals = [m for m in seen if m["type"] == "transcript.final" and m["text"].strip()]
+    heard = {word for word in SAMPLE_WORDS if any(word in f["text"].lower() for f in finals)}
+    assert len(finals) >= 3 and len(heard) >= 3, [f["text"] for f in finals]
+    assert not [m for m in seen if m["type"] == "error" and m.get("fatal")]
+    assert ended["stats"]["audio_s"] >= position
+
+
+async def stream_sample(server, seconds: float) -> tuple[float, float, list[dict], dict]:
+    """Publish the sample over real WebRTC until the server has ``seconds`` of media time, then end; returns
+    the server's media time, the media time sent, the events a viewer saw and its ``session.ended``."""
     publisher = await open_ws(server)
     welcome = await hello(publisher, "publisher")
     viewer = await open_ws(server)
@@ -93,8 +144,8 @@ async def test_media_under_packet_loss_keeps_gaps_and_goes_on_being_transcribed(
         reading = asyncio.ensure_future(read_all(publisher))  # a publisher that never reads is dropped as too slow
         live = server.sessions[welcome["session"]]
         seen: list[dict] = []
-        async with asyncio.timeout(STREAM_S * 4):
-            while live.ingest is None or live.ingest.position < STREAM_S:
+        async with asyncio.timeout(seconds * 4):
+            while live.ingest is None or live.ingest.position < seconds:
                 _, before = await recv_until(viewer, "progress", timeout=60)
                 seen += before
         position, sent = live.ingest.position, audio.sent_s
@@ -106,17 +157,7 @@ async def test_media_under_packet_loss_keeps_gaps_and_goes_on_being_transcribed(
     finally:
         await pc.close()
         audio.stop()
-
-    lost = sum(g for g in gaps[1:] if g > 0)  # the first call is the lead-in, not a loss
-    print(f"sent {sent:.2f} s, server media time {position:.2f} s, gaps kept {lost:.2f} s in {sum(g > 0 for g in gaps[1:])}")
-    assert lost > 1.0, "no loss reached the server: the shaping did not work"
-    # Counting received samples would put the server's clock behind the sender's by all that was lost.
-    assert position > sent - lost / 2, (position, sent, lost)
-    finals = [m for m in seen if m["type"] == "transcript.final" and m["text"].strip()]
-    heard = {word for word in SAMPLE_WORDS if any(word in f["text"].lower() for f in finals)}
-    assert len(finals) >= 3 and len(heard) >= 3, [f["text"] for f in finals]
-    assert not [m for m in seen if m["type"] == "error" and m.get("fatal")]
-    assert ended["stats"]["audio_s"] >= position
+    return position, sent, seen, ended
 
 
 async def read_all(ws) -> None:
