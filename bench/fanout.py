@@ -18,6 +18,8 @@ Across nodes: the session runs on this process (node A) with its event log in Re
 serve --redis`` processes, and the viewers are spread over all of them (viewer i on node i mod N).
 Viewers on another node read the session from Redis; their latency is also reported on its own
 (``added_latency_ms_by_node``), the difference with node A's being the added latency across nodes.
+``--rate TOKENS_PER_S`` caps the synthetic model (paced per burst), to measure the added latency at a
+given throughput instead of at saturation (where it is the time text waits in buffers of busy cores).
 The last line of output is one JSON object.
 """
 
@@ -58,14 +60,15 @@ async def redis_for(nodes: int, url: str) -> AsyncIterator[str]:
 
 
 async def run(
-    viewers: int, seconds: float, token_chars: int, burst: int, nodes: int = 1, redis: str = ""
+    viewers: int, seconds: float, token_chars: int, burst: int, nodes: int = 1, redis: str = "",
+    rate: float | None = None,
 ) -> dict[str, Any]:
     async with redis_for(nodes, redis) as url:
-        return await run_nodes(viewers, seconds, token_chars, burst, nodes, url)
+        return await run_nodes(viewers, seconds, token_chars, burst, nodes, url, rate)
 
 
 async def run_nodes(
-    viewers: int, seconds: float, token_chars: int, burst: int, nodes: int, redis: str
+    viewers: int, seconds: float, token_chars: int, burst: int, nodes: int, redis: str, rate: float | None
 ) -> dict[str, Any]:
     from pipeline.config import Config
     from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted
@@ -93,14 +96,15 @@ async def run_nodes(
     bus.emit(AssistantStarted(generation=1, trigger="bench"))
     burst_starts: list[float] = []
     emitted = 0
-    began = time.time()
-    deadline = time.perf_counter() + seconds
+    began, paced_from = time.time(), time.perf_counter()
+    deadline = paced_from + seconds
     while time.perf_counter() < deadline:
         burst_starts.append(time.time())
         for _ in range(burst):
             bus.emit(AssistantDelta(generation=1, text=token))
         emitted += burst
-        await asyncio.sleep(0)
+        ahead = emitted / rate - (time.perf_counter() - paced_from) if rate else 0.0
+        await asyncio.sleep(max(0.0, ahead))
     emit_s = time.time() - began
     bus.emit(AssistantDone(generation=1, tokens=emitted))
 
@@ -121,6 +125,7 @@ async def run_nodes(
     return {
         "viewers": viewers,
         "nodes": nodes,
+        "rate_cap": rate,
         "token_chars": token_chars,
         "emitted_tokens": emitted,
         "emit_tokens_per_s": round(emitted / emit_s),
@@ -143,11 +148,13 @@ def main() -> None:
     parser.add_argument("--burst", type=int, default=256, help="tokens emitted between yields to the loop")
     parser.add_argument("--nodes", type=int, default=1, help="serve nodes sharing the session through Redis")
     parser.add_argument("--redis", default="", metavar="URL", help="with --nodes 2+: their Redis (default: start one)")
+    parser.add_argument("--rate", type=float, default=None, metavar="TOKENS_PER_S",
+                        help="cap the synthetic model's rate (default: as fast as it can)")
     args = parser.parse_args()
     if args.nodes < 1:
         parser.error("--nodes is 1 or more")
     logging.basicConfig(level=logging.WARNING)
-    result = asyncio.run(run(args.viewers, args.seconds, args.token_chars, args.burst, args.nodes, args.redis))
+    result = asyncio.run(run(args.viewers, args.seconds, args.token_chars, args.burst, args.nodes, args.redis, args.rate))
     latency = result["added_latency_ms"]
     print(
         f"{result['viewers']} viewers: {result['delivered_tokens_per_s']:,} tokens/s delivered in aggregate "
