@@ -118,7 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="refuse a new session (busy) when the speech engine's recent peak, shared by one more session, would "
         "pass this share of its workers: it would fall behind real time (default: 0.85; 0: off)",
     )
-    serve.add_argument("--max-viewers", type=int, default=None, metavar="N", help="viewers per session (default: 32)")
+    serve.add_argument(
+        "--max-viewers", type=int, default=None, metavar="N",
+        help="viewers per session (default: 32); with --redis on all nodes together, as counted at their heartbeats",
+    )
     serve.add_argument(
         "--resume-grace-s", type=float, default=None, metavar="S",
         help="how long a disconnected publisher may resume its session (default: 15)",

@@ -81,6 +81,8 @@ class Joins:
             viewers = self.log_viewers.count(record.id)
         ok = ok or tokens_match(given, self.config.token)
         self._authorize(channel, ok, "viewer token (open the session's viewer link)")
+        assert self.log_viewers.node_log is not None
+        viewers += await self.log_viewers.node_log.viewers_elsewhere(str(hello.session))
         if viewers >= self.config.max_viewers:
             raise Refusal(
                 "too_many_viewers", f"the session has its maximum of {self.config.max_viewers} viewers",

@@ -106,6 +106,9 @@ class LogViewers:
     def count(self, session: str) -> int:
         return len(self._by_session.get(session, ()))
 
+    def counts(self) -> dict[str, int]:
+        return {session: len(viewers) for session, viewers in self._by_session.items()}
+
     @property
     def total(self) -> int:
         return sum(len(viewers) for viewers in self._by_session.values())

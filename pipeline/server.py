@@ -145,7 +145,8 @@ class Server:
             raise ConfigError(problem)
         store = self._store or await open_store(self.config)
         self.log = NodeLog(
-            store, secrets.token_hex(6), on_unavailable=self._store_unavailable, on_reaped=self._reaped
+            store, secrets.token_hex(6), on_unavailable=self._store_unavailable, on_reaped=self._reaped,
+            viewer_counts=self._viewer_counts,
         )
         self.registry.event_log = self.log
         self.log_viewers.open(self.log)
@@ -214,6 +215,13 @@ class Server:
     def open_session(self, source: str = "webrtc", address: str = "") -> LiveSession:
         """A new session with no clients yet (publishers get one from their hello); raises :class:`Refusal`."""
         return self.registry.open(source, address)
+
+    def _viewer_counts(self) -> dict[str, int]:
+        """Viewers served here, by session (told to the other nodes at each heartbeat)."""
+        counts = self.log_viewers.counts()
+        for live in self.sessions.values():
+            counts[live.id] = counts.get(live.id, 0) + len(live.viewers)
+        return counts
 
     def _client_counts(self) -> dict[tuple[str, ...], float]:
         viewers = sum(len(live.viewers) for live in self.sessions.values()) + self.log_viewers.total

@@ -17,6 +17,7 @@ import pytest
 from pipeline.eventlog import EventStore, StaleAppend, StoreSettings
 from pipeline.eventlog.base import LostEntries
 from pipeline.eventlog.memory import MemoryStore
+from pipeline.eventlog.node import NodeKeeper
 from pipeline.eventlog.redis_store import RedisStore
 from pipeline.events import from_json
 from pipeline.policy.resume import ResumeFeed
@@ -184,6 +185,22 @@ async def test_a_dead_nodes_sessions_are_lost_once(make_store: Stores) -> None:
     assert [r.id for r in await node_c.live_sessions()] == ["s2"]
     with pytest.raises(StaleAppend):  # node a comes back from the dead: its appends are refused
         await node_a.append("s1", 4, event("s1", 4))
+
+
+async def test_viewer_counts_per_node_are_shared_and_age_out_with_their_node(make_store: Stores) -> None:
+    node_a, node_b = make_store(), make_store()
+    a = NodeKeeper(node_a, "a", dict, viewer_counts=lambda: dict(counts_a), clock=make_store.clock)
+    counts_a = {"s1": 3, "s2": 1}
+    await a.beat()
+    await node_b.count_viewers("b", {"s1": 2}, 1000.0)
+    assert await node_b.viewers("s1", 1000.0) == {"a": 3, "b": 2}
+    counts_a = {"s1": 1}  # s2's viewer left: the next beat says so
+    await a.beat()
+    assert await node_b.viewers("s2", 1000.0) == {}
+    assert await node_b.viewers("s1", 1000.0) == {"a": 1, "b": 2}
+    await node_b.count_viewers("b", {"s1": 0}, 1000.0)
+    assert await node_b.viewers("s1", 1000.0) == {"a": 1}
+    assert await node_a.viewers("s1", 1011.0) == {}  # node a fell silent: its count no longer holds
 
 
 async def test_resume_is_exact_across_100_forced_reconnects(make_store: Stores) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, TranscriptFinal
 from pipeline.server import Server
 from tests.live import hello, open_ws, send_json, view
-from tests.redis_server import RedisServer
+from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 from tests.test_server import get, publish
 
 
@@ -194,3 +194,25 @@ async def test_a_long_backlog_goes_at_the_viewers_pace_and_is_not_dropped(make_s
     got = await events_until(viewer, lambda m: m.get("text") == "said 2999")
     assert final_texts(got) == texts
     await publisher.close()
+
+
+async def test_the_viewer_limit_holds_across_nodes(make_server, redis_server: RedisServer) -> None:
+    """Viewers of one session on two nodes count together against --max-viewers (told at each heartbeat)."""
+    node_a = await make_server(redis=redis_server.url, max_viewers=2)
+    node_b = await make_server(redis=redis_server.url, max_viewers=2)
+    publisher = await open_ws(node_a)
+    welcome = await hello(publisher, "publisher")
+    assert node_a.log is not None and node_b.log is not None
+    on_a, on_b = await open_ws(node_a), await open_ws(node_b)
+    assert (await view(on_a, welcome))["type"] == "welcome"
+    assert (await view(on_b, welcome))["type"] == "welcome"
+    await node_a.log.keeper.beat()
+    await node_b.log.keeper.beat()
+    third = await open_ws(node_b)
+    refused = await view(third, welcome)
+    assert (refused["type"], refused["code"]) == ("error", "too_many_viewers")
+    await on_a.close()
+    await asyncio.sleep(0.1)  # the server sees the viewer go
+    await node_a.log.keeper.beat()
+    again = await open_ws(node_b)
+    assert (await view(again, welcome))["type"] == "welcome"

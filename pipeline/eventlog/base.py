@@ -136,6 +136,16 @@ class EventStore(abc.ABC):
         """The session is over (``session.ended`` appended): no more appends; its log and record expire
         ``expire_s`` from now."""
 
+    # --- viewers across nodes ---------------------------------------------------------------------
+    @abc.abstractmethod
+    async def count_viewers(self, node: str, counts: dict[str, int], now: float) -> None:
+        """``node`` serves ``counts[session]`` viewers of each session (0: none any more)."""
+
+    @abc.abstractmethod
+    async def viewers(self, session: str, now: float) -> dict[str, int]:
+        """Viewers of ``session`` per node, as each node last counted them; a count older than
+        ``node_expiry_s`` is left out (its node died, or stopped serving it without saying so)."""
+
     @abc.abstractmethod
     async def _claim(self, session: str, node: str) -> bool:
         """Atomically move a live session of ``node`` to lost; False if someone else did (or it ended)."""

@@ -38,6 +38,7 @@ class MemoryStore(EventStore):
         self._clock = clock
         self._logs: dict[str, _Log] = {}
         self._heartbeats: dict[str, float] = {}
+        self._viewers: dict[str, dict[str, tuple[int, float]]] = {}  # session -> node -> (count, when)
         self._tails: dict[str, set[asyncio.Event]] = {}  # readers waiting for a session's next entry
 
     def _log(self, session: str, create: bool = False) -> _Log | None:
@@ -134,6 +135,20 @@ class MemoryStore(EventStore):
         if log.record is not None:
             log.record = replace(log.record, state=state)
         log.expires_at = self._clock() + self.settings.expire_s
+
+    async def count_viewers(self, node: str, counts: dict[str, int], now: float) -> None:
+        for session, count in counts.items():
+            nodes = self._viewers.setdefault(session, {})
+            if count:
+                nodes[node] = (count, now)
+            else:
+                nodes.pop(node, None)
+                if not nodes:
+                    del self._viewers[session]
+
+    async def viewers(self, session: str, now: float) -> dict[str, int]:
+        expiry = self.settings.node_expiry_s
+        return {node: count for node, (count, at) in self._viewers.get(session, {}).items() if now - at <= expiry}
 
     async def _claim(self, session: str, node: str) -> bool:
         log = self._log(session)

@@ -1,5 +1,6 @@
 """This node in the session directory: its heartbeat, its sessions registered (again, after a Redis that
-restarted empty), and the reaping of sessions whose node died.
+restarted empty), its viewer counts (so a session's viewer limit holds across nodes), and the reaping of
+sessions whose node died.
 
 Every node runs one :class:`NodeKeeper`.  A beat every ``node_expiry_s / 3`` keeps this node's sessions
 from being reaped while it lives; the same beat reaps the sessions of nodes silent for longer than
@@ -29,16 +30,20 @@ class NodeKeeper:
         *,
         on_reaped: Callable[[list[str]], None] = lambda sessions: None,
         viewer_key: Callable[[str], str] = lambda session: "",
+        viewer_counts: Callable[[], dict[str, int]] = dict,
         clock: Callable[[], float] = time.time,
     ):
         """``sessions()`` gives the live sessions this node runs, with their start (wall clock);
-        ``viewer_key(session)`` what the directory keeps of its viewer token."""
+        ``viewer_key(session)`` what the directory keeps of its viewer token; ``viewer_counts()`` how many
+        viewers of each session this node serves (of its own sessions and of other nodes')."""
         self.store = store
         self.node = node
         self.every_s = store.settings.node_expiry_s / BEATS_PER_EXPIRY
         self._sessions = sessions
         self._on_reaped = on_reaped
         self._viewer_key = viewer_key
+        self._viewer_counts = viewer_counts
+        self._counted: set[str] = set()  # sessions this node last said it had viewers of
         self._clock = clock
         self._task: asyncio.Task[None] | None = None
 
@@ -54,13 +59,16 @@ class NodeKeeper:
                 pass
 
     async def beat(self) -> list[str]:
-        """One heartbeat: this node is alive, its sessions are in the directory, dead nodes' are reaped.
-        Returns the sessions reaped."""
+        """One heartbeat: this node is alive, its sessions are in the directory, its viewer counts are
+        told, dead nodes' sessions are reaped.  Returns the sessions reaped."""
         now = self._clock()
         await self.store.heartbeat(self.node, now)
         for session, started in self._sessions().items():
             if await self.store.record(session) is None:  # the store forgot it (restarted empty)
                 await self.store.register(session, self.node, started, self._viewer_key(session))
+        counts = {session: count for session, count in self._viewer_counts().items() if count}
+        await self.store.count_viewers(self.node, {**dict.fromkeys(self._counted - counts.keys(), 0), **counts}, now)
+        self._counted = set(counts)
         reaped = await self.store.reap_lost(now)
         if reaped:
             log.warning("sessions of a dead node marked lost: %s", ", ".join(reaped))

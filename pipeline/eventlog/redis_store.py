@@ -205,12 +205,42 @@ class RedisStore(EventStore):
                 pipe.srem(self._live_key, session)
                 await pipe.execute()
 
+    async def count_viewers(self, node: str, counts: dict[str, int], now: float) -> None:
+        keep_ms = max(1, int(2 * self.settings.node_expiry_s * 1000))
+        with self._reachable():
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for session, count in counts.items():
+                    key = self._key(session, "viewers")
+                    if count:
+                        pipe.hset(key, node, f"{count} {now}")
+                        pipe.pexpire(key, keep_ms)
+                    else:
+                        pipe.hdel(key, node)
+                await pipe.execute()
+
+    async def viewers(self, session: str, now: float) -> dict[str, int]:
+        with self._reachable():
+            counts = await self._redis.hgetall(self._key(session, "viewers"))
+        return fresh_counts(
+            {node.decode(): value.decode() for node, value in counts.items()}, now, self.settings.node_expiry_s
+        )
+
     async def _claim(self, session: str, node: str) -> bool:
         with self._reachable():
             return bool(await self._claim_script([self._key(session, "info")], [node]))
 
     async def close(self) -> None:
         await self._redis.aclose()
+
+
+def fresh_counts(counts: dict[str, str], now: float, expiry_s: float) -> dict[str, int]:
+    """``node -> "COUNT WALL"`` as stored, without the counts older than ``expiry_s``."""
+    out = {}
+    for node, value in counts.items():
+        count, _, at = value.partition(" ")
+        if now - float(at) <= expiry_s:
+            out[node] = int(count)
+    return out
 
 
 def _append_error(session: str, exc: ResponseError, expect: int | None) -> Exception:

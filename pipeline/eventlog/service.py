@@ -36,6 +36,7 @@ class NodeLog:
         on_unavailable: Callable[[str], None] = lambda reason: None,
         on_recovered: Callable[[], None] = lambda: None,
         on_reaped: Callable[[list[str]], None] = lambda sessions: None,
+        viewer_counts: Callable[[], dict[str, int]] = dict,
         clock: Callable[[], float] = time.time,
     ):
         """``on_unavailable``: emit ``store_unavailable`` to this node's sessions (once per outage);
@@ -49,7 +50,7 @@ class NodeLog:
         self.writer = LogWriter(store, on_unavailable=on_unavailable, on_recovered=on_recovered, clock=clock)
         self.keeper = NodeKeeper(
             store, node, lambda: dict(self._sessions), on_reaped=on_reaped,
-            viewer_key=lambda session: self._viewer_keys.get(session, ""), clock=clock,
+            viewer_key=lambda session: self._viewer_keys.get(session, ""), viewer_counts=viewer_counts, clock=clock,
         )
         self.keeper.start()
 
@@ -98,6 +99,15 @@ class NodeLog:
                 failures += 1
                 await asyncio.sleep(self.writer.queue.backoff.delay(failures))
         self.writer.forget(session)
+
+    async def viewers_elsewhere(self, session: str) -> int:
+        """Viewers of ``session`` on the other nodes, as counted at their last heartbeat (0 while the store
+        is unreachable: a viewer is not refused for that)."""
+        try:
+            counts = await self.store.viewers(session, self._clock())
+        except StoreUnavailable:
+            return 0
+        return sum(count for node, count in counts.items() if node != self.node)
 
     async def record(self, session: str) -> SessionRecord | None:
         """Where a session runs, and its state (None: unknown or expired)."""
