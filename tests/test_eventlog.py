@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.eventlog import EventStore, StaleAppend, StoreSettings
+from pipeline.eventlog import EventStore, StaleAppend, StoreSettings, StoreUnavailable
 from pipeline.eventlog.base import LostEntries
 from pipeline.eventlog.memory import MemoryStore
 from pipeline.eventlog.node import NodeKeeper
@@ -201,6 +201,42 @@ async def test_viewer_counts_per_node_are_shared_and_age_out_with_their_node(mak
     await node_b.count_viewers("b", {"s1": 0}, 1000.0)
     assert await node_b.viewers("s1", 1000.0) == {"a": 1}
     assert await node_a.viewers("s1", 1011.0) == {}  # node a fell silent: its count no longer holds
+
+
+class FlakyStore(MemoryStore):
+    """A store that can be made unreachable, as a Redis that is down."""
+
+    down = False
+
+    async def heartbeat(self, node: str, now: float) -> None:
+        if self.down:
+            raise StoreUnavailable("Redis is down")
+        await super().heartbeat(node, now)
+
+
+async def test_after_a_store_outage_no_live_node_is_taken_for_dead() -> None:
+    clock = Clock()
+    store = FlakyStore(StoreSettings(node_expiry_s=10.0), clock=clock)
+    await store.register("s1", "a", clock.now)
+    a = NodeKeeper(store, "a", lambda: {"s1": 1000.0}, clock=clock)
+    b = NodeKeeper(store, "b", dict, clock=clock)
+    await a.beat()
+    await b.beat()
+    store.down = True
+    clock.now += 3.0
+    for keeper in (a, b):
+        with pytest.raises(StoreUnavailable):
+            await keeper.beat()
+    clock.now += 27.0  # down for 30 s: every heartbeat in the store is stale now
+    store.down = False
+    assert await b.beat() == []  # b is back first: a's old heartbeat is no proof that a died
+    await a.beat()
+    for _ in range(3):
+        clock.now += 5.0
+        await a.beat()
+        assert await b.beat() == []
+    clock.now += 12.0  # now a is silent (killed): b, reachable for long enough, reaps its session
+    assert await b.beat() == ["s1"]
 
 
 async def test_resume_is_exact_across_100_forced_reconnects(make_store: Stores) -> None:

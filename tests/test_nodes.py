@@ -1,7 +1,8 @@
 """Two real ``streamtwin serve`` processes on one real redis-server: a publisher (real WebRTC, the real speech
 model) on node A; viewers on A and on B get the same events (same seqs, same text); a viewer cut off
 on B resumes on A with no gap and no duplicate; node A killed with SIGKILL is reported to B's viewers
-(``node_lost``, then ``session.ended``) and what it said up to then stays readable on B."""
+(``node_lost``, then ``session.ended``) and what it said up to then stays readable on B; Redis killed and
+restarted under both nodes leaves A's viewers unaffected and the log complete."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 
 from bench.nodes import ROOT, ServeProcess
 from tests.live import hello, offer_media, open_ws, send_json, view
-from tests.redis_server import redis_server  # noqa: F401  (the fixture)
+from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 
 SPEECH = ROOT / "samples" / "standup.wav"  # audio only: no thumbnails to carry
 READ_TIMEOUT_S = 90.0
@@ -133,3 +134,37 @@ async def test_a_killed_node_is_reported_to_viewers_on_another_node(redis_server
                 await late.recv()
         except ConnectionClosed as closed:
             assert closed.rcvd is not None and closed.rcvd.code == 1000
+
+
+async def test_redis_killed_and_restarted_under_two_nodes_loses_nothing(tmp_path, loopback_ice):
+    """A's own viewers go on while Redis is down (told once, ``store_unavailable``); B's viewer and a later one
+    read the whole session from the log once Redis is back: what A buffered is appended, in order."""
+    redis = RedisServer(tmp_path, persist=True)  # restarted with its append-only file: nothing acknowledged is lost
+    redis.start()
+    try:
+        async with nodes(redis.url) as (a, b):
+            publisher, welcome, pc = await publish(a)
+            try:
+                viewer_a, viewer_b = await open_ws(a), await open_ws(b)
+                assert (await view(viewer_a, welcome, options={"snapshot": False}))["type"] == "welcome"  # live
+                assert (await view(viewer_b, welcome, resume_from=0))["type"] == "welcome"  # from the log
+                reading_b = asyncio.ensure_future(read_until(viewer_b, ended))
+                seen_a = await read_until(viewer_a, spoken_finals(1))
+                redis.kill()
+                seen_a += await read_until(viewer_a, spoken_finals(2))  # while Redis is down
+                redis.start()
+                seen_a += await read_until(viewer_a, spoken_finals(2))
+                await send_json(publisher, {"type": "end"})
+                seen_a += await read_until(viewer_a, ended)
+                seen_b = await reading_b
+            finally:
+                await pc.close()
+            later = await read_until(await watch_from_start(b, welcome), ended)
+    finally:
+        redis.kill()
+    errors = [m for m in seen_a if m["type"] == "error"]
+    assert [(e["code"], e["fatal"]) for e in errors] == [("store_unavailable", False)]
+    assert spoken_finals(5)(seen_a)
+    first = events(seen_a)[0][0]
+    assert events(seen_b, after=first - 1) == events(seen_a)  # the log is complete
+    assert events(later) == events(seen_b)

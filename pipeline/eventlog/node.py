@@ -4,7 +4,9 @@ sessions whose node died.
 
 Every node runs one :class:`NodeKeeper`.  A beat every ``node_expiry_s / 3`` keeps this node's sessions
 from being reaped while it lives; the same beat reaps the sessions of nodes silent for longer than
-``node_expiry_s`` (whichever node gets there first appends ``node_lost`` and ``session.ended``).
+``node_expiry_s`` (whichever node gets there first appends ``node_lost`` and ``session.ended``).  A node
+reaps only once it has reached the store for a whole ``node_expiry_s``: after a store outage every node's
+heartbeat is stale, and each must get that long to beat again before its silence means it is dead.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class NodeKeeper:
         self._viewer_key = viewer_key
         self._viewer_counts = viewer_counts
         self._counted: set[str] = set()  # sessions this node last said it had viewers of
+        self._reachable_since: float | None = None  # the store answered every beat since then
         self._clock = clock
         self._task: asyncio.Task[None] | None = None
 
@@ -62,14 +65,24 @@ class NodeKeeper:
         """One heartbeat: this node is alive, its sessions are in the directory, its viewer counts are
         told, dead nodes' sessions are reaped.  Returns the sessions reaped."""
         now = self._clock()
-        await self.store.heartbeat(self.node, now)
-        for session, started in self._sessions().items():
-            if await self.store.record(session) is None:  # the store forgot it (restarted empty)
-                await self.store.register(session, self.node, started, self._viewer_key(session))
-        counts = {session: count for session, count in self._viewer_counts().items() if count}
-        await self.store.count_viewers(self.node, {**dict.fromkeys(self._counted - counts.keys(), 0), **counts}, now)
-        self._counted = set(counts)
-        reaped = await self.store.reap_lost(now)
+        try:
+            await self.store.heartbeat(self.node, now)
+            if self._reachable_since is None:
+                self._reachable_since = now
+            for session, started in self._sessions().items():
+                if await self.store.record(session) is None:  # the store forgot it (restarted empty)
+                    await self.store.register(session, self.node, started, self._viewer_key(session))
+            counts = {session: count for session, count in self._viewer_counts().items() if count}
+            await self.store.count_viewers(
+                self.node, {**dict.fromkeys(self._counted - counts.keys(), 0), **counts}, now
+            )
+            self._counted = set(counts)
+            if now - self._reachable_since < self.store.settings.node_expiry_s:
+                return []
+            reaped = await self.store.reap_lost(now)
+        except StoreUnavailable:
+            self._reachable_since = None
+            raise
         if reaped:
             log.warning("sessions of a dead node marked lost: %s", ", ".join(reaped))
             self._on_reaped(reaped)
