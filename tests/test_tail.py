@@ -12,6 +12,7 @@ import json
 import random
 from collections import Counter
 
+from pipeline.eventlog.base import LogEntry, StoreUnavailable
 from pipeline.eventlog.memory import MemoryStore
 from pipeline.eventlog.tail import Tails
 from pipeline.policy.resume import Gap
@@ -113,3 +114,31 @@ async def test_the_last_viewer_leaving_stops_the_reader() -> None:
         viewer.cancel()
     await asyncio.gather(*viewers, return_exceptions=True)
     assert tails.reading == 0
+
+
+class Outage(MemoryStore):
+    """A store whose reads fail while it is down, as a Redis that went away."""
+
+    down = False
+
+    async def read_after(self, session: str, after: int, limit: int = 1000) -> list[LogEntry]:
+        if self.down:
+            raise StoreUnavailable("Redis is down")
+        return await super().read_after(session, after, limit)
+
+
+async def test_a_viewer_reading_its_backlog_waits_out_a_store_outage() -> None:
+    store = Outage()
+    await store.register("s1", "node-a", 1000.0)
+    for seq in range(1, 51):
+        await store.append("s1", seq, final("s1", seq))
+    store.down = True
+    tails = Tails(store, lambda data: data, poll_s=0.05)
+    got: list[bytes | Gap] = []
+    reading = asyncio.ensure_future(tails.feed("s1", 10, send=got.append, room=room).run(snapshot=False))
+    await asyncio.sleep(0.3)
+    assert not reading.done() and got == []  # waiting, not failed
+    store.down = False
+    await store.append("s1", 51, ended("s1", 51))
+    await asyncio.wait_for(reading, TIMEOUT_S)
+    assert seqs(got) == list(range(11, 52))

@@ -17,14 +17,28 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
+from ..policy.logwrites import Backoff
 from ..policy.resume import Gap, ResumeFeed
-from .base import EventStore, LogEntry
+from .base import EventStore, LogEntry, StoreUnavailable
 from .follow import follow, is_end, log_snapshot
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+R = TypeVar("R")
 PAGE = 1000  # backlog entries read at once
+
+
+async def patiently(read: Callable[[], Awaitable[R]], backoff: Backoff) -> R:
+    """``read()`` again, with backoff, while the store is unreachable: a viewer waits an outage out."""
+    failures = 0
+    while True:
+        try:
+            return await read()
+        except StoreUnavailable as exc:
+            failures += 1
+            log.debug("reading the log: %s", exc)
+            await asyncio.sleep(backoff.delay(failures))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +80,7 @@ class LogFeed(Generic[T]):
         self._pending: deque[T | Gap] = deque()  # in order, behind what the task is sending
         self._sending = False
         self._wake = asyncio.Event()
+        self._backoff = Backoff()
         self._tail_over = False
         self._tail_failed = False
         self._done = False
@@ -79,7 +94,8 @@ class LogFeed(Generic[T]):
                 if snapshot:
                     await self._snapshot()
                 else:
-                    self._feed.restart(await self._tails.store.last_seq(self._session))
+                    store = self._tails.store
+                    self._feed.restart(await patiently(lambda: store.last_seq(self._session), self._backoff))
             while not self._done:
                 await self._catch_up()
                 if self._tail_failed:
@@ -112,7 +128,8 @@ class LogFeed(Generic[T]):
     async def _catch_up(self) -> None:
         store = self._tails.store
         while self._feed.needs_backlog and not self._done:
-            page = await store.read_after(self._session, self._feed.cursor, PAGE)
+            cursor = self._feed.cursor
+            page = await patiently(lambda: store.read_after(self._session, cursor, PAGE), self._backoff)
             await self._drain(self._values(self._feed.backlog(
                 [Prepared.of(entry, self._tails.prepare) for entry in page], complete=len(page) < PAGE)))
             if self._feed.gap is not None:
@@ -121,7 +138,8 @@ class LogFeed(Generic[T]):
                 await self._snapshot()
 
     async def _snapshot(self) -> None:
-        events, seq = await log_snapshot(self._tails.store, self._session)
+        store = self._tails.store
+        events, seq = await patiently(lambda: log_snapshot(store, self._session), self._backoff)
         await self._drain([self._tails.prepare(data) for data in events])
         self._feed.restart(seq)
 
@@ -155,7 +173,7 @@ class SessionTail(Generic[T]):
     async def _run(self) -> None:
         tails = self._tails
         try:
-            after = await tails.store.last_seq(self.session)
+            after = await patiently(lambda: tails.store.last_seq(self.session), Backoff())
             async for entry in follow(tails.store, self.session, after, **tails.follow_options):
                 prepared = Prepared.of(entry, tails.prepare)
                 for feed in list(self.feeds):
