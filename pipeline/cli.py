@@ -31,6 +31,7 @@ examples:
   ffmpeg -i talk.mp4 -f matroska - | streamtwin run -      a stream on stdin
   streamtwin run rtsp://camera.local/stream          a live camera (paced by the network)
   streamtwin run meeting.wav --record meeting.jsonl  also keep the event log: streamtwin replay meeting.jsonl
+  streamtwin serve --replay meeting.jsonl            ...or watch it on the page as if it were live
 
 Every flag also reads STREAMTWIN_<NAME> from the environment (e.g. STREAMTWIN_ASR_MODEL).
 """
