@@ -8,13 +8,16 @@ the batch and the window); glibc raises its mmap threshold to the size of each s
 later ones come from the arenas' heaps, which keep their high-water mark.  Each bigger batch (more
 of them when the machine is loaded) raised the mark again.  Three settings, all made here:
 
-- a fixed ``M_MMAP_THRESHOLD`` (1 MB by default): blocks that large are mapped on their own and
-  unmapped when freed, as glibc does before its threshold slides; the heaps keep small blocks only
-  (same soak: 61 MB freed-and-held instead of 110-220, RSS ~390 MB instead of ~550);
-- ``M_ARENA_MAX``: the threads share a few arenas instead of each keeping its own high-water mark;
+- a fixed ``M_MMAP_THRESHOLD`` (opt-in): blocks that large are mapped on their own and unmapped
+  when freed, as glibc does before its threshold slides; the heaps keep small blocks only (1 MB and
+  2 arenas, same soak: ~60 MB freed-and-held instead of 110-220, RSS ~390 MB instead of ~550).  The
+  price is a page fault for every page of every such block: 8 batches of 4 decodes took 24-27 CPU
+  seconds instead of 18-20 (4 MB: 22, 16 MB: 21), which is why it is not on by default;
+- ``M_ARENA_MAX`` (opt-in): the threads share a few arenas instead of each keeping its own
+  high-water mark (with the threshold: RSS 389 MB at 5 minutes with 2 arenas, 417 with 13);
 - ``malloc_trim(0)`` once the server has no session left (checked every ``interval_s``, in a worker
-  thread): what the last session freed between live blocks goes back too (~40 MB a time in the
-  soak).  Not during a session: the decodes take it back within seconds.
+  thread; on by default): what the last session freed between live blocks goes back (407 -> 347 MB
+  when a soak's session ended).  Not during a session: the decodes take it back within seconds.
 """
 
 from __future__ import annotations

@@ -155,7 +155,7 @@ async def test_zero_settings_and_no_glibc_do_nothing():
 
 @pytest.mark.skipif(glibc() is None, reason="glibc only")
 async def test_the_server_trims_when_it_has_no_session(make_server):
-    server = await make_server(malloc_trim_s=0.001)
+    server = await make_server(malloc_trim_s=0.001, malloc_arena_max=2, malloc_mmap_threshold=1 << 20)
     await until(lambda: server.memory.trims >= 1)
     assert server.memory.trims == 1
     assert (server.memory.arena_max, server.memory.mmap_threshold) == (2, 1 << 20)
