@@ -264,7 +264,8 @@ async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: 
     from pipeline.config import Config
     from pipeline.engine import load_engine
 
-    config = replace(Config(), host="127.0.0.1", port=0, llm=llm, llm_model=llm_model)
+    # STREAMTWIN_* settings apply (e.g. STREAMTWIN_MALLOC_MMAP_THRESHOLD), as they would to serve.
+    config = replace(Config.from_sources(), host="127.0.0.1", port=0, llm=llm, llm_model=llm_model)
     await asyncio.to_thread(load_engine, config)  # as serve does, before listening
     server, backend = await serve_on_loopback(config)
     url = f"ws://127.0.0.1:{server.port}/ws"
