@@ -6,9 +6,10 @@ The server runs in this process.  A publisher process (aiortc, loopback ICE only
 samples/meeting.mp4 in a loop (speech, pauses and video); viewers join and leave all along;
 with ``--flood`` a third process opens and drops connections and sends malformed messages
 without pause.  Every ``--every`` seconds the server's RSS, open descriptors, asyncio tasks,
-event-loop lag and /healthz latency are sampled and logged.  At the end: the slope of each
-(per 10 minutes, least squares over the samples after ``--warmup`` seconds; target: RSS
-< 1 MB per 10 minutes), lag and /healthz percentiles, and, as the last line, one JSON object.
+event-loop lag and /healthz latency are sampled and logged, with the bytes of the live session's
+event log (kept on purpose, up to ``log_max_bytes``).  At the end: the slope of each (per 10
+minutes, least squares over the samples after ``--warmup`` seconds; target: RSS < 1 MB per 10
+minutes), lag and /healthz percentiles, and, as the last line, one JSON object.
 """
 
 from __future__ import annotations
@@ -34,6 +35,26 @@ log = logging.getLogger("bench.soak")
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "samples" / "meeting.mp4"
 LAG_TICK_S = 0.05
+
+
+class Figures:
+    """Measurements kept in a buffer allocated (and touched) up front: a list of floats here grew by
+    ~0.6 MB per 10 minutes (lag ticks and /healthz latencies), the bench's own growth inside the
+    RSS it measures.  Past ``capacity`` the oldest are overwritten."""
+
+    def __init__(self, capacity: int) -> None:
+        self._values = np.full(max(1, capacity), np.nan)
+        self._count = 0
+
+    def append(self, value: float) -> None:
+        self._values[self._count % len(self._values)] = value
+        self._count += 1
+
+    def __len__(self) -> int:
+        return min(self._count, len(self._values))
+
+    def values(self) -> np.ndarray:
+        return self._values[: len(self)]
 
 
 def publisher_process(url: str) -> None:
@@ -131,11 +152,11 @@ class Healthz(threading.Thread):
     """GET /healthz every ``every_s`` from a thread (an HTTP client would be another process's job; a thread
     shares the GIL with the server, so these figures are if anything pessimistic)."""
 
-    def __init__(self, port: int, every_s: float = 0.1):
+    def __init__(self, port: int, seconds: float, every_s: float = 0.1):
         super().__init__(daemon=True)
         self.port = port
         self.every_s = every_s
-        self.latencies: list[float] = []
+        self.latencies = Figures(int(seconds / every_s))
         self.failures = 0
         self.stop = threading.Event()
 
@@ -155,12 +176,46 @@ class Healthz(threading.Thread):
                 self.failures += 1
 
 
-async def loop_lag(lags: list[float]) -> None:
+class LoopLag:
     """How late the event loop wakes from a short sleep: what every client waits on top of its work."""
-    while True:
-        began = time.perf_counter()
-        await asyncio.sleep(LAG_TICK_S)
-        lags.append(time.perf_counter() - began - LAG_TICK_S)
+
+    def __init__(self, seconds: float) -> None:
+        self.all = Figures(int(seconds / LAG_TICK_S))
+        self.window_max = 0.0
+
+    async def run(self) -> None:
+        while True:
+            began = time.perf_counter()
+            await asyncio.sleep(LAG_TICK_S)
+            lag = time.perf_counter() - began - LAG_TICK_S
+            self.all.append(lag)
+            self.window_max = max(self.window_max, lag)
+
+    def take_window_max(self) -> float:
+        worst, self.window_max = self.window_max, 0.0
+        return worst
+
+
+class SessionLog:
+    """Bytes of events the live session's log holds, read as it grows: kept on purpose (bounded by
+    ``log_max_bytes``, 64 MB), so its share of the RSS slope is reported beside it, not mistaken for a leak."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.session = ""
+        self.after = 0
+        self.bytes = 0
+
+    async def mb(self) -> float:
+        if not self.server.sessions:
+            return self.bytes / 2**20
+        session = next(iter(self.server.sessions))
+        if session != self.session:
+            self.session, self.after, self.bytes = session, 0, 0
+        while entries := await self.server.log.store.read_after(session, self.after):
+            self.bytes += sum(len(entry.data) for entry in entries)
+            self.after = entries[-1].seq
+        return self.bytes / 2**20
 
 
 async def viewers(server: Any, rng: random.Random) -> None:
@@ -200,8 +255,8 @@ def slope_per_10min(samples: list[dict[str, float]], key: str) -> float | None:
     return float(np.polyfit(t, y, 1)[0] * 600)
 
 
-def pct(values: list[float], q: float) -> float | None:
-    return round(float(np.percentile(values, q)) * 1e3, 2) if values else None
+def pct(figures: Figures, q: float) -> float | None:
+    return round(float(np.percentile(figures.values(), q)) * 1e3, 2) if len(figures) else None
 
 
 async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: str, flood: bool) -> dict[str, Any]:
@@ -209,27 +264,27 @@ async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: 
     from pipeline.config import Config
     from pipeline.engine import load_engine
 
-    config = replace(Config(), host="127.0.0.1", port=0, llm=llm, llm_model=llm_model)
+    # STREAMTWIN_* settings apply (e.g. STREAMTWIN_MALLOC_MMAP_THRESHOLD), as they would to serve.
+    config = replace(Config.from_sources(), host="127.0.0.1", port=0, llm=llm, llm_model=llm_model)
     await asyncio.to_thread(load_engine, config)  # as serve does, before listening
     server, backend = await serve_on_loopback(config)
     url = f"ws://127.0.0.1:{server.port}/ws"
     processes = [start(publisher_process, url)] + ([start(flood_process, url)] if flood else [])
-    lags: list[float] = []
-    helpers = [asyncio.ensure_future(loop_lag(lags)), asyncio.ensure_future(viewers(server, random.Random(11)))]
-    probe = Healthz(server.port)
+    lags = LoopLag(minutes * 60)
+    helpers = [asyncio.ensure_future(lags.run()), asyncio.ensure_future(viewers(server, random.Random(11)))]
+    probe = Healthz(server.port, minutes * 60)
     probe.start()
+    session_log = SessionLog(server)
     samples: list[dict[str, float]] = []
-    all_lags: list[float] = []
     began = time.monotonic()
     try:
         while time.monotonic() - began < minutes * 60:
             await asyncio.sleep(every)
-            window, lags[:] = lags[:], []
             sample = {"t": round(time.monotonic() - began, 1), **footprint(),
-                      "lag_max_ms": round(max(window, default=0) * 1e3, 1), "sessions": len(server.sessions),
+                      "log_mb": round(await session_log.mb(), 2),
+                      "lag_max_ms": round(lags.take_window_max() * 1e3, 1), "sessions": len(server.sessions),
                       "load1": os.getloadavg()[0]}
             samples.append(sample)
-            all_lags.extend(window)
             log.info("%s", json.dumps(sample))
     finally:
         probe.stop.set()
@@ -252,8 +307,10 @@ async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: 
         "rss_mb_per_10min": _round(slope_per_10min(steady, "rss_mb")),
         "fds_per_10min": _round(slope_per_10min(steady, "fds")),
         "tasks_per_10min": _round(slope_per_10min(steady, "tasks")),
-        "loop_lag_ms_p99": pct(all_lags, 99),
-        "loop_lag_ms_max": pct(all_lags, 100),
+        "log_mb_end": round(samples[-1]["log_mb"], 1) if samples else None,
+        "log_mb_per_10min": _round(slope_per_10min(steady, "log_mb")),
+        "loop_lag_ms_p99": pct(lags.all, 99),
+        "loop_lag_ms_max": pct(lags.all, 100),
         "healthz_ms_p50": pct(probe.latencies, 50),
         "healthz_ms_p99": pct(probe.latencies, 99),
         "healthz_failures": probe.failures,

@@ -44,6 +44,7 @@ from .front import front_connection, listen_socket
 from .http import TEXT, HttpFront, find_web_root, request_query, response
 from .joins import Joins
 from .log_viewers import LogViewers
+from .memory import NativeMemory, glibc
 from .metrics import ServiceMetrics
 from .policy.access import allowed_origins, check_bind, turn_credentials
 from .policy.admission import Admission, Limits
@@ -127,6 +128,10 @@ class Server:
         self.joins = Joins(config, self.admission, self.registry, self.log_viewers, self._client_ice)
         self._channels: set[ClientChannel] = set()
         self._ws_server: WsServer | None = None
+        self.memory = NativeMemory(
+            config.malloc_trim_s, config.malloc_arena_max, config.malloc_mmap_threshold, glibc(),
+            idle=lambda: not self.sessions,
+        )
 
     @property
     def sessions(self) -> dict[str, LiveSession]:
@@ -151,6 +156,7 @@ class Server:
         self.registry.event_log = self.log
         self.log_viewers.open(self.log)
         log.info("node %s; event log %s", self.log.node, "in Redis" if self.config.redis else "in memory")
+        self.memory.start()
         if any("@" in url for url in self.config.ice_servers):
             log.warning("TURN credentials in --ice-servers stay on the server; give browsers TURN with --turn-secret")
         config = self.config
@@ -173,6 +179,7 @@ class Server:
     async def close(self) -> None:
         """Stop accepting, end every session (speech flushed, ``session.ended`` sent, close 1001),
         close every other client with 1001; bounded by ``shutdown_timeout_s``."""
+        await self.memory.close()
         if self._ws_server is None:  # never listened (or the port was taken): only the log to close
             if self.log is not None:
                 await self.log.close()
