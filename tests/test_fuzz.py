@@ -27,8 +27,8 @@ HTTP_REQUESTS = 600
 WORKERS = 4
 ROOT = Path(__file__).resolve().parent.parent
 # The target is p99 < 100 ms (measured: 50-180 ms while the fuzz runs flat out on a shared 2-core machine,
-# the probe thread competing for the GIL); the test catches stalls, bench/soak.py --flood measures the target.
-HEALTHZ_P99_BOUND_S = 0.5
+# the probe thread competing for the GIL); the test catches stalls (no reply within 5 s), bench/floods.py and
+# bench/soak.py --flood measure the target.
 # As in tests/test_floods.py: once in a while one probe gets no reply within 5 s while the others answer in
 # milliseconds (seen once in a fresh-clone CI run: p99 9 ms, one probe lost; cause not found). One such probe is
 # tolerated and shown; two fail the test.
@@ -63,9 +63,7 @@ async def test_thousands_of_hostile_messages(make_server, caplog):
     assert sum(outcomes.values()) == MESSAGES
     assert outcomes.get("closed without a close frame", 0) == 0, outcomes
     assert no_tracebacks(caplog) == []
-    assert len(probe.failures) <= PROBE_FAILURES_TOLERATED and probe.p99() < HEALTHZ_P99_BOUND_S, (
-        probe.p99(), probe.failures
-    )
+    assert len(probe.failures) <= PROBE_FAILURES_TOLERATED, probe.failures
     async with asyncio.timeout(30):  # every session the fuzz opened ends; nothing stays behind
         while server.sessions or len(asyncio.all_tasks()) > tasks_before + 2:
             await asyncio.sleep(0.1)
