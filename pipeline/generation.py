@@ -22,7 +22,7 @@ from .events import AssistantDelta, AssistantDone, AssistantStarted, AssistantSw
 from .llm.base import Answering, Backend, ChatRequest
 from .llm.failover import FailoverBackend
 from .llm_calls import Caller, StreamStats
-from .policy.answers import NO_ANSWER, AnswerChecker, compose_from_twin, question_kind, quote_answer
+from .policy.answers import NO_ANSWER, AnswerChecker, quote_answer, twin_answer
 from .policy.context import ContextWindow, PromptImage
 from .policy.driver import Start
 from .policy.heard import HeardIndex
@@ -186,11 +186,13 @@ class Generator:
         return self.fallback(question)
 
     def fallback(self, question: str) -> str:
-        """An answer without the model: list questions from the twin, others by quoting what was said."""
-        kind = question_kind(question)
-        if kind:
-            return compose_from_twin(kind, self.twin_updater.freshest(), question)
-        return quote_answer(question, self.heard, self._is_addressed) or NO_ANSWER
+        """An answer without the model: list questions and questions about a task from the twin, others by
+        quoting what was said."""
+        return (
+            twin_answer(question, self.twin_updater.freshest())
+            or quote_answer(question, self.heard, self._is_addressed)
+            or NO_ANSWER
+        )
 
 
 class _Announcer:

@@ -95,3 +95,16 @@ def test_an_unnamed_voice_yields_to_the_person_given_the_floor():
     rules.add("Good morning. Tom, you go first.", "S1")
     rules.add("I will fix the password reset bug by Wednesday.", "S2")  # a voice, not a name: Tom had the floor
     assert [(i["text"], i["owner"]) for i in rules.draft()["action_items"]] == [("fix the password reset bug", "Tom")]
+
+
+def test_a_decision_announced_before_it_is_said_takes_the_next_sentence():
+    draft = draft_of(
+        "We agreed on one thing. The pilot runs in two schools.",
+        "So we decided. Ten laptops for the library. and no tablets.",
+    )
+    assert draft["decisions"] == ["The pilot runs in two schools", "Ten laptops for the library. and no tablets"]
+
+
+def test_an_arrival_said_after_the_task_is_its_due_date():
+    draft = draft_of("I will ship you the spare parts. and it will arrive on Monday.")
+    assert [(a["text"], a["due"]) for a in draft["action_items"]] == [("ship you the spare parts", "Monday")]

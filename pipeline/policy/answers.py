@@ -61,14 +61,22 @@ def _action_item_text(item: dict[str, str]) -> str:
     return f"{owner}: {item['text']}{due}"
 
 
+def _asked(question: str) -> set[str]:
+    return key_words(question) - key_words("assistant action items tasks who owns what")
+
+
+def named_items(question: str, state: dict[str, Any]) -> list[dict[str, str]]:
+    """The action items a question is about ("who hires the cleaning company?", "when will the
+    router arrive?"): at least half of an item's key words are in the question."""
+    asked = _asked(question)
+    return [item for item in state[ACTION_ITEMS] if support(item["text"], asked) >= 0.5]
+
+
 def compose_from_twin(kind: str, state: dict[str, Any], question: str = "") -> str:
     """An answer to a list question made only of what the twin holds; for "who does X"
     questions, the items the question names come alone when there are any."""
     if kind == ACTION_ITEMS:
-        items = state[ACTION_ITEMS]
-        asked = key_words(question) - key_words("assistant action items tasks who owns what")
-        named = [item for item in items if asked & key_words(item["text"])]
-        chosen = named or items
+        chosen = named_items(question, state) or state[ACTION_ITEMS]
         if not chosen:
             return "No action items so far."
         return "Action items: " + "; ".join(_action_item_text(item) for item in chosen) + "."
@@ -77,6 +85,14 @@ def compose_from_twin(kind: str, state: dict[str, Any], question: str = "") -> s
     if not entries:
         return f"No {label.lower()} so far."
     return f"{label}: " + "; ".join(entry.rstrip(".?") for entry in entries) + "."
+
+
+def twin_answer(question: str, state: dict[str, Any]) -> str:
+    """What the twin alone answers ("" when it does not): a list question from its list; a question
+    about a task it holds ("who hires ...?", "when will ... arrive?") from that task's owner and due
+    date, which the verifier keeps grounded and corrections keep current."""
+    kind = question_kind(question) or (ACTION_ITEMS if named_items(question, state) else None)
+    return compose_from_twin(kind, state, question) if kind else ""
 
 
 class AnswerChecker:

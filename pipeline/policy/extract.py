@@ -16,6 +16,7 @@ Plain class: no I/O, no clock.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,7 +68,8 @@ _DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|ag
 _OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
 _WHETHER = re.compile(r"\bopen question is (?:whether|if|how|what|who)\b\s*(?P<what>.+)", re.IGNORECASE)
 _EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
-_DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? be (?:done|ready|finished)\b", re.IGNORECASE)
+# "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
+_DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\s+because\b|\.\s", re.IGNORECASE)
 _DO_THAT = re.compile(r"\b(?:do|does|take|takes)\s+(?:that|it|this)\b", re.IGNORECASE)
 
@@ -132,13 +134,14 @@ class RuleExtractor:
         self._utterances += 1
         self._speaker = speaker
         self._thanks(text)
-        for sentence in _sentences(text):
+        sentences = _sentences(text)
+        for index, sentence in enumerate(sentences):
             self._people(sentence)
             if sentence.endswith("?"):
                 self._questions = [*self._questions[-3:], (self._utterances, sentence)]
             self._correction(sentence)
             self._action(sentence)
-            self._decision(sentence)
+            self._decision(sentence, sentences[index + 1 :])
             self._open_question(sentence)
 
     def rename(self, label: str, name: str) -> None:
@@ -274,11 +277,16 @@ class RuleExtractor:
                 item.due = re.sub(re.escape(old), new, item.due, flags=re.IGNORECASE)
                 return
 
-    def _decision(self, sentence: str) -> None:
+    def _decision(self, sentence: str, following: list[str]) -> None:
         match = _DECISION.search(sentence)
         if not match:
             return
         what = re.sub(r"^(?:.*?:\s*|that\s+)", "", match.group("what")).strip(" .:,")
+        if len(key_words(what)) < 2 and following:
+            # "We decided one thing already. The first version ...": what was decided comes next,
+            # with the fragments speech recognition split off it ("20,000 for online ads. and no print ads.").
+            rest = [following[0]] + list(itertools.takewhile(lambda s: s[:1].islower(), following[1:]))
+            what = " ".join(rest).strip(" .:,")
         if len(key_words(what)) >= 1 and not any(self._same(what, d) for d in self.decisions):
             self.decisions.append(what[0].upper() + what[1:])
 
