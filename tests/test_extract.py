@@ -108,3 +108,21 @@ def test_a_decision_announced_before_it_is_said_takes_the_next_sentence():
 def test_an_arrival_said_after_the_task_is_its_due_date():
     draft = draft_of("I will ship you the spare parts. and it will arrive on Monday.")
     assert [(a["text"], a["due"]) for a in draft["action_items"]] == [("ship you the spare parts", "Monday")]
+
+
+def test_an_unnamed_voice_that_answers_a_call_is_that_person_from_then_on():
+    rules = RuleExtractor()
+    rules.add("Morning all. Priya. You go first.", "S1")
+    rules.add("I will finish the export screen by Thursday.", "S2")  # the voice that took the floor: Priya
+    rules.add("Now, the budget. Leo, can you check the invoices?", "S1")
+    rules.add("Sure, I will check the invoices today.", "S3")  # said yes to Leo's request: this voice is Leo
+    rules.add("I will also update the roadmap.", "S2")  # Priya again
+    rules.add("I will send the minutes.", "S4")  # a voice nobody called: no guess
+    owners = [(i["text"], i["owner"]) for i in rules.draft()["action_items"]]
+    assert owners == [
+        ("finish the export screen", "Priya"),
+        ("check the invoices", "Leo"),
+        ("also update the roadmap", "Priya"),
+        ("send the minutes", "unassigned"),
+    ]
+    assert [p["name"] for p in rules.draft()["people"]] == ["Priya", "Leo"]

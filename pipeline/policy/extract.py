@@ -44,7 +44,8 @@ _NOT_NAMES = frozenset(
     first second third today tomorrow tonight please sorry actually agreed also another one what who how why when
     where which is are can could will would should do does did let we i you he she they it this that the a an
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
-    september october november december english""".split()
+    september october november december english now just maybe perhaps anyway look listen wait alright next
+    finally still""".split()
 )
 # A request to the person addressed: "<Name>, please fix ...", "<Name>, can you send ...".
 _REQUEST = re.compile(
@@ -62,6 +63,9 @@ _LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{_NAME})[.!?]$")
 # "Chris?" on its own: the next request is Chris's.  Not "Impressive." or "Come." (a misheard "Tom,"):
 # only a question mark or a comma makes a lone word a call.
 _CALLED = re.compile(rf"^(?P<name>{_NAME})[,?]$")
+# "Tom. You go first." (speech recognition often ends a called name with a full stop): the floor is Tom's.
+_LONE_NAME = re.compile(rf"^(?P<name>{_NAME})[.,!?]$")
+_GIVES_FLOOR = re.compile(r"^(?:you go first|you first|how about you|what about you|your turn|go ahead)\b", re.IGNORECASE)
 _BARE_REQUEST = re.compile(r"^(?:please|can you|could you|would you|will you)\s+(?P<task>.+)", re.IGNORECASE)
 _INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{_NAME})")
 _DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|agreed|the decision is|let's go with)\b[:,]?\s*(?P<what>.*)", re.IGNORECASE)
@@ -124,6 +128,9 @@ class RuleExtractor:
     _utterances: int = 0
     _addressed: str = ""  # the last person asked to do something
     _floor: str = ""  # the last person asked to speak ("Mike, how about you?"): "I will ..." is theirs
+    _floor_at: int = -1  # the utterance that gave it
+    _floor_by: str = ""  # and the voice that gave it
+    _voices: dict[str, str] = field(default_factory=dict)  # voice label -> the name it answered to
     _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
     _called_at: int = -1
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
@@ -132,11 +139,12 @@ class RuleExtractor:
     def add(self, text: str, speaker: str = "") -> None:
         """One utterance, in order; ``speaker`` says who said it, when speaker labels are on."""
         self._utterances += 1
-        self._speaker = speaker
+        self._speaker = self._voices.get(speaker, speaker)
+        self._answers_floor()
         self._thanks(text)
         sentences = _sentences(text)
         for index, sentence in enumerate(sentences):
-            self._people(sentence)
+            self._people(sentence, sentences[index + 1 :])
             if sentence.endswith("?"):
                 self._questions = [*self._questions[-3:], (self._utterances, sentence)]
             self._correction(sentence)
@@ -168,19 +176,39 @@ class RuleExtractor:
 
     # --- phrasings ------------------------------------------------------------------
 
-    def _people(self, sentence: str) -> None:
+    def _people(self, sentence: str, following: list[str]) -> None:
         called = _CALLED.match(sentence)
         if called and _names([called.group("name")]):
-            self._floor = self._called = _names([called.group("name")])[0]
+            self._called = _names([called.group("name")])[0]
             self._called_at = self._utterances
+            self._give_floor(self._called)
+        lone = _LONE_NAME.match(sentence)
+        if lone and following and _GIVES_FLOOR.match(following[0]) and _names([lone.group("name")]):
+            self._give_floor(_names([lone.group("name")])[0])
+            self._person(_names([lone.group("name")])[0])
         vocative = _VOCATIVE.match(sentence)
         if vocative and _names([vocative.group("name")]) and vocative.group("name").split()[0].lower() not in _NOT_NAMES:
-            self._floor = _names([vocative.group("name")])[0]  # who is asked to speak next
+            self._give_floor(_names([vocative.group("name")])[0])  # who is asked to speak next
         found = [m.group("name") for m in (_GREETED.match(sentence), vocative, _LATE_VOCATIVE.search(sentence)) if m]
         found += [m.group("name") for m in _INTRODUCED.finditer(sentence)]
         found += re.findall(r"\b((?:Professor|Doctor)\s[A-Z][a-z]+)", sentence)
         for name in _names(found):
             self._person(name)
+
+    def _give_floor(self, name: str) -> None:
+        self._floor, self._floor_at, self._floor_by = name, self._utterances, self._speaker
+
+    def _answers_floor(self) -> None:
+        """Another, unnamed voice speaking right after someone was given the floor is that person:
+        its "I will ..." is theirs from now on (with speaker labels only)."""
+        label = self._speaker
+        if _VOICE_LABEL.match(label) and self._floor_at == self._utterances - 1 and self._floor_by != label:
+            self._name_voice(label, self._floor)
+
+    def _name_voice(self, label: str, name: str) -> None:
+        if name not in self._voices.values():
+            self._voices[label] = name
+            self.rename(label, name)
 
     def _person(self, name: str) -> None:
         if not any(name.lower() == p.lower() or name.lower() in p.lower().split() for p in self.people):
@@ -230,7 +258,12 @@ class RuleExtractor:
         if mine:
             # "Yes, I will book the studio by Tuesday.": the person just asked, confirming;
             # otherwise the person who was given the floor; else the voice's label ("S2") if there is one.
-            owner = self._addressed if self._confirms(mine.group("task")) else self._floor
+            if self._confirms(mine.group("task")):
+                owner = self._addressed
+                if _VOICE_LABEL.match(self._speaker):
+                    self._name_voice(self._speaker, owner)  # the voice that said yes to a request is its addressee
+            else:  # the floor, unless it went to another voice
+                owner = self._floor if self._floor not in self._voices.values() else ""
             self._item(mine.group("task"), owner or self._speaker, sentence, first_person=True)
             return
         done_by = _DONE_BY.search(sentence)
