@@ -126,3 +126,11 @@ def test_an_unnamed_voice_that_answers_a_call_is_that_person_from_then_on():
         ("send the minutes", "unassigned"),
     ]
     assert [p["name"] for p in rules.draft()["people"]] == ["Priya", "Leo"]
+
+
+def test_an_open_question_announced_with_a_question_word():
+    draft = draft_of(
+        "One open question is when we hire the second designer.",
+        "Another question is whether the office stays open in August.",
+    )
+    assert draft["open_questions"] == ["we hire the second designer", "the office stays open in August"]

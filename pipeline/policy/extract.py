@@ -70,7 +70,8 @@ _BARE_REQUEST = re.compile(r"^(?:please|can you|could you|would you|will you)\s+
 _INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{_NAME})")
 _DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|agreed|the decision is|let's go with)\b[:,]?\s*(?P<what>.*)", re.IGNORECASE)
 _OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
-_WHETHER = re.compile(r"\bopen question is (?:whether|if|how|what|who)\b\s*(?P<what>.+)", re.IGNORECASE)
+# "One open question is when ...", "Another question is whether ...": the question itself follows.
+_WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|where|which)\b\s*(?P<what>.+)", re.IGNORECASE)
 _EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
 # "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
 _DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
@@ -324,9 +325,9 @@ class RuleExtractor:
             self.decisions.append(what[0].upper() + what[1:])
 
     def _open_question(self, sentence: str) -> None:
-        if not _OPEN.search(sentence):
-            return
         whether = _WHETHER.search(sentence)
+        if not whether and not _OPEN.search(sentence):
+            return
         if whether:
             question = whether.group("what").strip(" .?")
         elif self._questions and self._questions[-1][0] >= self._utterances - 2:
