@@ -22,7 +22,7 @@ from .events import AssistantDelta, AssistantDone, AssistantStarted, AssistantSw
 from .llm.base import Answering, Backend, ChatRequest
 from .llm.failover import FailoverBackend
 from .llm_calls import Caller, StreamStats
-from .policy.answers import NO_ANSWER, AnswerChecker, quote_answer, twin_answer
+from .policy.answers import NO_ANSWER, AnswerChecker, quote_answer, twin_answer, worth_retrying
 from .policy.context import ContextWindow, PromptImage
 from .policy.driver import Start
 from .policy.heard import HeardIndex
@@ -31,6 +31,9 @@ from .prompts import COMMENT_INSTRUCTION, QUESTION_INSTRUCTION, RETRY_INSTRUCTIO
 from .twin_updates import TwinUpdater
 
 log = logging.getLogger(__name__)
+
+# At temperature 0 a small model asked again mostly writes the rejected answer again, word for word.
+RETRY_TEMPERATURE = 0.7
 
 
 class Generator:
@@ -175,6 +178,7 @@ class Generator:
                 request = ChatRequest(
                     request.messages + [{"role": "assistant", "content": text}, {"role": "user", "content": retry}],
                     max_tokens=self.max_tokens,
+                    temperature=RETRY_TEMPERATURE,
                 )
             text = (await self.caller.stream(request, stats, on_answering=on_answering)).strip()
             state = self.twin_updater.freshest()
@@ -183,6 +187,8 @@ class Generator:
                 self._answered.append(text)
                 return text
             log.info("answer to %r rejected (%s): %r", question, problem, text[:200])
+            if not worth_retrying(problem):
+                break
         return self.fallback(question)
 
     def fallback(self, question: str) -> str:

@@ -93,3 +93,10 @@ def test_a_question_about_one_task_is_answered_from_that_item_of_the_twin():
     )
     assert twin_answer("Assistant, what did we decide?", STATE) == "Decisions: move the launch to June."
     assert twin_answer("Assistant, what is the capital of Peru?", STATE) == ""
+
+
+def test_a_number_is_an_answer_but_only_a_number_that_was_said():
+    question = "Assistant, how many laptops do we order?"
+    heard = HeardIndex.of("We order 12 laptops for the library.\n")
+    assert AnswerChecker().problem("We order 12.", question, heard, STATE, []) == ""
+    assert AnswerChecker().problem("We order 15.", question, heard, STATE, []) == "gives a number nobody said: 15"

@@ -222,6 +222,28 @@ async def test_a_repeated_answer_is_retried_once_then_a_list_question_is_answere
     await h.assistant.close()
 
 
+async def test_a_list_answer_that_leaves_out_the_twin_is_replaced_by_the_twin_without_a_retry():
+    twin_with_two = {
+        **GOOD_TWIN,
+        "people": [{"name": "Carol"}, {"name": "Bob"}],
+        "action_items": GOOD_TWIN["action_items"] + [{"text": "Send the cost report", "owner": "Bob", "due": "Friday"}],
+    }
+    backend = ScriptedBackend(
+        route(lambda r, i: Reply("Carol fixes the search page."), lambda r, i: Reply(json.dumps(twin_with_two)))
+    )
+    h = await harness(backend, twin_every_utterances=1)
+    h.final("Carol, please fix the search page by Wednesday. Bob, can you send the cost report by Friday?")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    h.final("Assistant, what are the action items?")
+    asked_at = lambda: [e.generation for e in h.of(AssistantStarted) if e.trigger == "question"]  # noqa: E731
+    await h.wait_for(lambda: asked_at() and h.done(asked_at()[0]) is not None)
+    shown = "".join(e.text for e in h.of(AssistantDelta) if e.generation == asked_at()[0])
+    assert shown == "Action items: Carol: Fix the search page (due Wednesday); Bob: Send the cost report (due Friday)."
+    asked = [r for r in h.answer_requests() if "what are the action items" in r.messages[-1]["content"]]
+    assert len(asked) == 1  # no retry: the twin lists what the answer left out
+    await h.assistant.close()
+
+
 async def test_rate_limit_becomes_an_error_event_then_the_assistant_recovers():
     def answer(request: ChatRequest, index: int) -> Reply:
         if index == 0:

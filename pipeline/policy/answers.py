@@ -11,6 +11,7 @@ Plain module: no I/O, no clock.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Callable
 
@@ -34,6 +35,13 @@ _ANSWER_WORDS = key_words(
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)(\w+)")
 NO_ANSWER = "I could not find that in what was said so far."
+LEAVES_OUT = "leaves out most of the"
+
+
+def worth_retrying(problem: str) -> bool:
+    """An answer that leaves out what the twin holds is not retried: the answer composed from the
+    twin lists it at once, where a retry costs another model call (tens of seconds on a CPU)."""
+    return not problem.startswith(LEAVES_OUT)
 _QUESTION_ONLY_WORDS = key_words("assistant tell please can could would what who when where which why how")
 
 
@@ -119,18 +127,22 @@ class AnswerChecker:
         known = heard.vocabulary | twin_vocabulary(state) | key_words(question) | _ANSWER_WORDS
         if words and support(text, known) < self.grounding:
             return "not grounded in the transcript or the twin"
-        if not words - key_words(question) - _ANSWER_WORDS and not re.match(r"(yes|no)\b", text.lower()):
+        numbers = set(re.findall(r"\d+", text))
+        if not (words - key_words(question) - _ANSWER_WORDS or numbers) and not re.match(r"(yes|no)\b", text.lower()):
             return "only repeats the question"  # "Yes, we are ..." answers a yes/no question; an echo does not
         invented = [n for n in _capitalised(text) if not heard.mentions(n) and not key_words(n) <= known]
         if invented:
             return f"names someone nobody mentioned: {', '.join(invented[:3])}"
+        said = set(re.findall(r"\d+", "\n".join(heard.lines) + json.dumps(state) + question))
+        if numbers - said:
+            return f"gives a number nobody said: {', '.join(sorted(numbers - said)[:3])}"
         kind = question_kind(question)
         if kind is not None:
             entries = [f"{i['owner']} {i['text']}" if kind == ACTION_ITEMS else i for i in state.get(kind, [])]
             if entries:
                 covered = sum(support(entry, words) >= 0.5 for entry in entries)
                 if covered / len(entries) < self.coverage:
-                    return f"leaves out most of the {kind.replace('_', ' ')} the twin holds"
+                    return f"{LEAVES_OUT} {kind.replace('_', ' ')} the twin holds"
         return ""
 
 
