@@ -65,11 +65,24 @@ class TwinUpdater:
         return state
 
     async def update(self, sighting: Sighting | None, context_time: float, media_time: Callable[[], float]) -> None:
-        """Draft, verify and publish; raises the backend's error (the twin keeps its state)."""
+        """Draft, verify and publish; raises the backend's error, after publishing what the rules
+        found (a model that times out on a busy CPU must not keep the explicit items from viewers)."""
         if self.caller is None:
-            verdict = self.verifier.pick([json.dumps(self.twin.state)], self.twin, self.heard)
-            self._publish(verdict, ["rules"], sighting, context_time, media_time())
+            self._publish(self._unchanged(), ["rules"], sighting, context_time, media_time())
             return
+        try:
+            await self._update_with_model(sighting, context_time, media_time)
+        except Exception:
+            self._publish(self._unchanged(), ["rules"], sighting, context_time, media_time())
+            raise
+
+    def _unchanged(self) -> Verdict:
+        """The twin as it is, judged: joined with the rules' draft when published."""
+        return self.verifier.pick([json.dumps(self.twin.state)], self.twin, self.heard)
+
+    async def _update_with_model(
+        self, sighting: Sighting | None, context_time: float, media_time: Callable[[], float]
+    ) -> None:
         effort = self.effort.plan(self._clock())
         budget_end = self._clock() + effort.budget_s
         prompt = self.window.render(TWIN_INSTRUCTION, twin_state=self.twin.state)
@@ -135,8 +148,8 @@ class TwinUpdater:
     ) -> None:
         if verdict.state is None:
             errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
-            self._emit(Error(code="twin_invalid", message=f"model output rejected, twin unchanged: {errors}"))
-            return
+            self._emit(Error(code="twin_invalid", message=f"model output rejected, the twin takes only what the rules found: {errors}"))
+            verdict, origins = self._unchanged(), ["rules"]  # what the rules found still counts
         state = self.verifier.prune(merge_draft(verdict.state, self.rules.draft()), self.heard)
         assert state is not None
         state["action_items"] = assign_ids(state["action_items"], self.twin.state["action_items"], self.twin.last_id)

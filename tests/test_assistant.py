@@ -447,6 +447,24 @@ async def test_twin_errors_back_off_and_keep_the_last_valid_state():
     await h.assistant.close()
 
 
+@pytest.mark.parametrize("failure", ["error", "garbage"])
+async def test_a_twin_update_the_model_fails_still_shows_what_the_rules_found(failure):
+    def twin(request: ChatRequest, index: int) -> Reply:
+        if failure == "error":
+            return Reply(error=LLMError("timeout", "no reply within the wall-time cap", retry_after=30.0))
+        return Reply("I am sorry, I cannot produce JSON.")
+
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=twin))
+    h = await harness(backend, twin_every_utterances=1)
+    h.final("Carol, please fix the search page by Wednesday.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    assert h.of(Error)
+    items = h.assistant.twin.state["action_items"]
+    assert [(i["owner"], i["text"], i["due"]) for i in items] == [("Carol", "fix the search page", "Wednesday")]
+    assert h.of(TwinPatch)[0].why["origins"] == ["rules"]
+    await h.assistant.close()
+
+
 async def test_evicted_blocks_are_folded_into_the_summary_in_the_background():
     backend = ScriptedBackend(route(lambda r, i: Reply("-")))
     h = await harness(backend, Config(llm_context_tokens=2048))
