@@ -187,8 +187,8 @@ class Generator:
                 self._answered.append(text)
                 return text
             log.info("answer to %r rejected (%s): %r", question, problem, text[:200])
-            if not worth_retrying(problem):
-                break
+            if stats.timed_out or not worth_retrying(problem):
+                break  # a model that hit the wall-time cap would only hit it again
         return self.fallback(question)
 
     def fallback(self, question: str) -> str:

@@ -309,6 +309,19 @@ async def test_a_model_that_never_stops_is_bounded_by_max_tokens_and_by_wall_tim
     await h.assistant.close()
 
 
+async def test_an_answer_cut_off_by_the_wall_time_cap_is_not_retried():
+    backend = ScriptedBackend(route(lambda r, i: Reply("", first_delay_s=5.0)))
+    h = await harness(backend, wall_time_cap_s=0.1)
+    h.final("The server is in the basement.")
+    h.final("Assistant, where is the server?")
+    asked = lambda: [e.generation for e in h.of(AssistantStarted) if e.trigger == "question"]  # noqa: E731
+    await h.wait_for(lambda: asked() and h.done(asked()[0]) is not None)
+    shown = "".join(e.text for e in h.of(AssistantDelta) if e.generation == asked()[0])
+    assert shown == 'From what was said: "The server is in the basement."'
+    assert sum("where is the server" in str(r.messages) for r in h.answer_requests()) == 1  # a retry repeats them
+    await h.assistant.close()
+
+
 async def test_close_cancels_running_generations_and_reports_them():
     backend = ScriptedBackend(route(lambda r, i: Reply("never", gate=asyncio.Event())))
     h = await harness(backend)
