@@ -616,6 +616,20 @@ async def test_an_owner_nobody_named_never_reaches_a_viewer():
     await h.assistant.close()
 
 
+async def test_a_heard_word_that_is_no_person_never_owns_an_item_a_viewer_sees():
+    misread = {**GOOD_TWIN, "action_items": [{"text": "Hire the caterer", "owner": "Fine", "due": "Monday"}]}
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(misread))))
+    h = await harness(backend, twin_every_utterances=1)
+    h.final("Carol, who hires the caterer? Fine, I will hire the caterer by Monday.")
+    assert await h.assistant.drain(5.0)
+    state = h.of(TwinState)[0].state
+    for patch in h.of(TwinPatch):
+        state = jsonpatch.apply_patch(state, patch.patch)
+        assert all(item["owner"] != "Fine" for item in state["action_items"])
+    assert [(i["text"], i["owner"]) for i in state["action_items"]] == [("Hire the caterer", "Carol")]
+    await h.assistant.close()
+
+
 async def test_without_a_model_the_twin_comes_from_the_rules_and_answers_from_the_twin():
     bus = EventBus("test")
     events: list[Event] = []

@@ -132,6 +132,7 @@ class RuleExtractor:
     _floor_at: int = -1  # the utterance that gave it
     _floor_by: str = ""  # and the voice that gave it
     _voices: dict[str, str] = field(default_factory=dict)  # voice label -> the name it answered to
+    _named_speakers: set[str] = field(default_factory=set)  # voices with a name: people too
     _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
     _called_at: int = -1
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
@@ -141,6 +142,8 @@ class RuleExtractor:
         """One utterance, in order; ``speaker`` says who said it, when speaker labels are on."""
         self._utterances += 1
         self._speaker = self._voices.get(speaker, speaker)
+        if self._speaker and not _VOICE_LABEL.match(self._speaker):
+            self._named_speakers.add(self._speaker)
         self._answers_floor()
         self._thanks(text)
         sentences = _sentences(text)
@@ -160,6 +163,12 @@ class RuleExtractor:
                 item.owner = name
         if self._speaker == label:
             self._speaker = name
+
+    def persons(self) -> set[str]:
+        """Everyone the conversation treats as a person: named, addressed, introduced, a voice with
+        a name, or given a task by name.  An owner must be one of them."""
+        owners = {i.owner for i in self.items if i.owner and not _VOICE_LABEL.match(i.owner)}
+        return set(self.people) | self._named_speakers | set(self._voices.values()) | owners
 
     def draft(self) -> dict[str, Any]:
         """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
