@@ -134,3 +134,14 @@ def test_an_open_question_announced_with_a_question_word():
         "Another question is whether the office stays open in August.",
     )
     assert draft["open_questions"] == ["we hire the second designer", "the office stays open in August"]
+
+
+def test_a_name_a_voice_was_only_guessed_to_have_never_overrides_a_task_given_by_name():
+    rules = RuleExtractor()
+    rules.add("Let's start. Omar? Are you there?", "S1")  # "Omar?": S2 speaks next, so S2 is taken for Omar
+    rules.add("Yes. I am here.", "S2")
+    rules.add("I will book the rooms. Actually, no, Lena will do that.", "S1")
+    rules.add("Fine, I will book the rooms by Monday.", "S2")  # Lena's voice after all: the guess gives way
+    assert [(i["text"], i["owner"], i["due"]) for i in rules.draft()["action_items"]] == [
+        ("book the rooms", "Lena", "Monday")
+    ]

@@ -44,7 +44,7 @@ _NOT_NAMES = frozenset(
     first second third today tomorrow tonight please sorry actually agreed also another one what who how why when
     where which is are can could will would should do does did let we i you he she they it this that the a an
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
-    september october november december english now just maybe perhaps anyway look listen wait alright next
+    september october november december english now just maybe perhaps anyway look see come listen wait alright next
     finally still""".split()
 )
 # A request to the person addressed: "<Name>, please fix ...", "<Name>, can you send ...".
@@ -137,10 +137,12 @@ class RuleExtractor:
     _called_at: int = -1
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
     _speaker: str = ""  # who said the current utterance ("" without speaker labels)
+    _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
 
     def add(self, text: str, speaker: str = "") -> None:
         """One utterance, in order; ``speaker`` says who said it, when speaker labels are on."""
         self._utterances += 1
+        self._label = speaker
         self._speaker = self._voices.get(speaker, speaker)
         if self._speaker and not _VOICE_LABEL.match(self._speaker):
             self._named_speakers.add(self._speaker)
@@ -206,13 +208,14 @@ class RuleExtractor:
             self._person(name)
 
     def _give_floor(self, name: str) -> None:
-        self._floor, self._floor_at, self._floor_by = name, self._utterances, self._speaker
+        self._floor, self._floor_at, self._floor_by = name, self._utterances, self._label
 
     def _answers_floor(self) -> None:
         """Another, unnamed voice speaking right after someone was given the floor is that person:
         its "I will ..." is theirs from now on (with speaker labels only)."""
-        label = self._speaker
-        if _VOICE_LABEL.match(label) and self._floor_at == self._utterances - 1 and self._floor_by != label:
+        label = self._label
+        if label == self._speaker and _VOICE_LABEL.match(label) and self._floor_at == self._utterances - 1 \
+                and self._floor_by != label:
             self._name_voice(label, self._floor)
 
     def _name_voice(self, label: str, name: str) -> None:
@@ -262,16 +265,19 @@ class RuleExtractor:
             self._item(everyone.group("task"), "", sentence)
             return
         mine = _FIRST_PERSON.search(sentence)
-        if mine and self._speaker and not _VOICE_LABEL.match(self._speaker):
+        if mine and self._label and not _VOICE_LABEL.match(self._label):
             self._item(mine.group("task"), self._speaker, sentence)  # the named voice that said it: no guess
             return
         if mine:
-            # "Yes, I will book the studio by Tuesday.": the person just asked, confirming;
-            # otherwise the person who was given the floor; else the voice's label ("S2") if there is one.
+            # "Yes, I will book the studio by Tuesday.": the person just asked, confirming; otherwise the
+            # name this voice answered to before, or the person given the floor; else the voice's label.
+            # All guesses: a task someone was given by name keeps that owner.
             if self._confirms(mine.group("task")):
                 owner = self._addressed
-                if _VOICE_LABEL.match(self._speaker):
-                    self._name_voice(self._speaker, owner)  # the voice that said yes to a request is its addressee
+                if self._speaker == self._label and _VOICE_LABEL.match(self._label):
+                    self._name_voice(self._label, owner)  # the voice that said yes to a request is its addressee
+            elif self._label in self._voices:
+                owner = self._voices[self._label]
             else:  # the floor, unless it went to another voice
                 owner = self._floor if self._floor not in self._voices.values() else ""
             self._item(mine.group("task"), owner or self._speaker, sentence, first_person=True)
