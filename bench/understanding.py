@@ -99,23 +99,37 @@ class Recorder:
         return out
 
 
-def recorded_finals(gold: dict[str, Any], detail: dict[str, Any]) -> list[tuple[str, float, float]]:
-    """The finals of an earlier run; from its joined transcript (one sentence a final, spread over
-    the conversation's duration) when the run predates ``finals`` in the details."""
+_FINAL_FIELDS = ("text", "start", "end", "utterance", "utterance_end", "speaker", "speaker_name")
+
+
+def recorded_finals(gold: dict[str, Any], detail: dict[str, Any]) -> list[TranscriptFinal]:
+    """The finals of an earlier run, with the utterance and speaker labels they were heard with (the
+    assistant groups fragments into utterances and reads "Tom: I will ..." by them).  A run that kept
+    only [text, start, end] replays each final as an utterance of its own; one that predates ``finals``,
+    one sentence a final, spread over the conversation's duration."""
     if "finals" in detail:
-        return [tuple(final) for final in detail["finals"]]  # type: ignore[misc]
+        finals = []
+        for number, final in enumerate(detail["finals"], 1):
+            values = dict(zip(_FINAL_FIELDS, final))
+            values.setdefault("utterance", number)
+            values.setdefault("utterance_end", True)
+            finals.append(TranscriptFinal(**values))
+        return finals
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", detail["transcript"]) if s.strip()]
     step = gold["duration"] / max(1, len(sentences))
-    return [(text, i * step, (i + 0.9) * step) for i, text in enumerate(sentences)]
+    return [
+        TranscriptFinal(text=text, start=i * step, end=(i + 0.9) * step, utterance=i + 1, utterance_end=True)
+        for i, text in enumerate(sentences)
+    ]
 
 
-async def replay(session: Session, finals: list[tuple[str, float, float]], speed: float) -> None:
-    """Feed recorded finals (one utterance each) at ``speed`` times real time instead of audio."""
+async def replay(session: Session, finals: list[TranscriptFinal], speed: float) -> None:
+    """Feed recorded finals instead of audio, each when it was heard, at ``speed`` times real time."""
     await session.start()
     began = time.perf_counter()
-    for number, (text, start, end) in enumerate(finals, 1):
-        await asyncio.sleep(max(0.0, end / speed - (time.perf_counter() - began)))
-        session.bus.emit(TranscriptFinal(text=text, start=start, end=end, utterance=number, utterance_end=True))
+    for final in finals:
+        await asyncio.sleep(max(0.0, final.end / speed - (time.perf_counter() - began)))
+        session.bus.emit(final)
     await session.end()
 
 
@@ -143,7 +157,7 @@ async def run_one(
         "name": gold["name"],
         "wall_s": round(wall, 1),
         "transcript": " ".join(e.text for _, e in recorder.events if isinstance(e, TranscriptFinal)),
-        "finals": [[e.text, e.start, e.end] for _, e in recorder.events if isinstance(e, TranscriptFinal)],
+        "finals": [[getattr(f, name) for name in _FINAL_FIELDS] for f in finals],
         "twin": {k: final_state.get(k) for k in ("people", "action_items", "decisions", "open_questions")},
         "answers": [{"question": q["text"], "answer": a, "seconds": s} for q, (a, s) in zip(gold["questions"], answers)],
         "speaker_words": words,  # (label, true speaker) per word heard: bench.speakers.attribution scores them

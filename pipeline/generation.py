@@ -22,7 +22,7 @@ from .events import AssistantDelta, AssistantDone, AssistantStarted, AssistantSw
 from .llm.base import Answering, Backend, ChatRequest
 from .llm.failover import FailoverBackend
 from .llm_calls import Caller, StreamStats
-from .policy.answers import NO_ANSWER, AnswerChecker, compose_from_twin, question_kind, quote_answer
+from .policy.answers import NO_ANSWER, AnswerChecker, quote_answer, twin_answer, worth_retrying
 from .policy.context import ContextWindow, PromptImage
 from .policy.driver import Start
 from .policy.heard import HeardIndex
@@ -31,6 +31,9 @@ from .prompts import COMMENT_INSTRUCTION, QUESTION_INSTRUCTION, RETRY_INSTRUCTIO
 from .twin_updates import TwinUpdater
 
 log = logging.getLogger(__name__)
+
+# At temperature 0 a small model asked again mostly writes the rejected answer again, word for word.
+RETRY_TEMPERATURE = 0.7
 
 
 class Generator:
@@ -175,6 +178,7 @@ class Generator:
                 request = ChatRequest(
                     request.messages + [{"role": "assistant", "content": text}, {"role": "user", "content": retry}],
                     max_tokens=self.max_tokens,
+                    temperature=RETRY_TEMPERATURE,
                 )
             text = (await self.caller.stream(request, stats, on_answering=on_answering)).strip()
             state = self.twin_updater.freshest()
@@ -183,14 +187,18 @@ class Generator:
                 self._answered.append(text)
                 return text
             log.info("answer to %r rejected (%s): %r", question, problem, text[:200])
+            if stats.timed_out or not worth_retrying(problem):
+                break  # a model that hit the wall-time cap would only hit it again
         return self.fallback(question)
 
     def fallback(self, question: str) -> str:
-        """An answer without the model: list questions from the twin, others by quoting what was said."""
-        kind = question_kind(question)
-        if kind:
-            return compose_from_twin(kind, self.twin_updater.freshest(), question)
-        return quote_answer(question, self.heard, self._is_addressed) or NO_ANSWER
+        """An answer without the model: list questions and questions about a task from the twin, others by
+        quoting what was said."""
+        return (
+            twin_answer(question, self.twin_updater.freshest())
+            or quote_answer(question, self.heard, self._is_addressed)
+            or NO_ANSWER
+        )
 
 
 class _Announcer:

@@ -22,7 +22,7 @@ from .policy.effort import Effort, EffortPolicy
 from .policy.heard import HeardIndex
 from .policy.images import Sighting, settle_scene
 from .policy.extract import RuleExtractor
-from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier, assign_ids, merge_draft
+from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier, assign_ids, merge_draft, owners_among
 from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 
 
@@ -60,16 +60,33 @@ class TwinUpdater:
     def freshest(self) -> dict[str, Any]:
         """The twin with what the rules found since its last update (grounded): for answers,
         which should not wait for the next update."""
-        state = self.verifier.prune(merge_draft(self.twin.state, self.rules.draft()), self.heard)
-        assert state is not None
-        return state
+        return self._grounded(self.twin.state)
+
+    def _grounded(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Joined with the rules' draft, pruned to what was heard, owners only people."""
+        pruned = self.verifier.prune(merge_draft(state, self.rules.draft()), self.heard)
+        assert pruned is not None
+        return owners_among(pruned, self.rules.persons())
 
     async def update(self, sighting: Sighting | None, context_time: float, media_time: Callable[[], float]) -> None:
-        """Draft, verify and publish; raises the backend's error (the twin keeps its state)."""
+        """Draft, verify and publish; raises the backend's error, after publishing what the rules
+        found (a model that times out on a busy CPU must not keep the explicit items from viewers)."""
         if self.caller is None:
-            verdict = self.verifier.pick([json.dumps(self.twin.state)], self.twin, self.heard)
-            self._publish(verdict, ["rules"], sighting, context_time, media_time())
+            self._publish(self._unchanged(), ["rules"], sighting, context_time, media_time())
             return
+        try:
+            await self._update_with_model(sighting, context_time, media_time)
+        except Exception:
+            self._publish(self._unchanged(), ["rules"], sighting, context_time, media_time())
+            raise
+
+    def _unchanged(self) -> Verdict:
+        """The twin as it is, judged: joined with the rules' draft when published."""
+        return self.verifier.pick([json.dumps(self.twin.state)], self.twin, self.heard)
+
+    async def _update_with_model(
+        self, sighting: Sighting | None, context_time: float, media_time: Callable[[], float]
+    ) -> None:
         effort = self.effort.plan(self._clock())
         budget_end = self._clock() + effort.budget_s
         prompt = self.window.render(TWIN_INSTRUCTION, twin_state=self.twin.state)
@@ -135,10 +152,9 @@ class TwinUpdater:
     ) -> None:
         if verdict.state is None:
             errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
-            self._emit(Error(code="twin_invalid", message=f"model output rejected, twin unchanged: {errors}"))
-            return
-        state = self.verifier.prune(merge_draft(verdict.state, self.rules.draft()), self.heard)
-        assert state is not None
+            self._emit(Error(code="twin_invalid", message=f"model output rejected, the twin takes only what the rules found: {errors}"))
+            verdict, origins = self._unchanged(), ["rules"]  # what the rules found still counts
+        state = self._grounded(verdict.state)
         state["action_items"] = assign_ids(state["action_items"], self.twin.state["action_items"], self.twin.last_id)
         scene = settle_scene(state["scene"], self.twin.state["scene"], sighting, context_time)
         patch, version = self.twin.apply({**state, "scene": scene})

@@ -80,3 +80,23 @@ def test_an_answer_that_only_echoes_the_question_is_rejected_but_yes_is_an_answe
         "only repeats the question"
     )
     assert check("Yes, we launch the search page.", "Assistant, do we launch the search page?") == ""
+
+
+def test_a_question_about_one_task_is_answered_from_that_item_of_the_twin():
+    from pipeline.policy.answers import twin_answer
+
+    assert twin_answer("Assistant, who is fixing the search page?", STATE) == (
+        "Action items: Carol: fix the search page (due Wednesday)."
+    )
+    assert twin_answer("Assistant, when is the cost report due?", STATE) == (
+        "Action items: Bob: send the cost report (due Friday)."
+    )
+    assert twin_answer("Assistant, what did we decide?", STATE) == "Decisions: move the launch to June."
+    assert twin_answer("Assistant, what is the capital of Peru?", STATE) == ""
+
+
+def test_a_number_is_an_answer_but_only_a_number_that_was_said():
+    question = "Assistant, how many laptops do we order?"
+    heard = HeardIndex.of("We order 12 laptops for the library.\n")
+    assert AnswerChecker().problem("We order 12.", question, heard, STATE, []) == ""
+    assert AnswerChecker().problem("We order 15.", question, heard, STATE, []) == "gives a number nobody said: 15"

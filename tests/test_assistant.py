@@ -222,6 +222,28 @@ async def test_a_repeated_answer_is_retried_once_then_a_list_question_is_answere
     await h.assistant.close()
 
 
+async def test_a_list_answer_that_leaves_out_the_twin_is_replaced_by_the_twin_without_a_retry():
+    twin_with_two = {
+        **GOOD_TWIN,
+        "people": [{"name": "Carol"}, {"name": "Bob"}],
+        "action_items": GOOD_TWIN["action_items"] + [{"text": "Send the cost report", "owner": "Bob", "due": "Friday"}],
+    }
+    backend = ScriptedBackend(
+        route(lambda r, i: Reply("Carol fixes the search page."), lambda r, i: Reply(json.dumps(twin_with_two)))
+    )
+    h = await harness(backend, twin_every_utterances=1)
+    h.final("Carol, please fix the search page by Wednesday. Bob, can you send the cost report by Friday?")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    h.final("Assistant, what are the action items?")
+    asked_at = lambda: [e.generation for e in h.of(AssistantStarted) if e.trigger == "question"]  # noqa: E731
+    await h.wait_for(lambda: asked_at() and h.done(asked_at()[0]) is not None)
+    shown = "".join(e.text for e in h.of(AssistantDelta) if e.generation == asked_at()[0])
+    assert shown == "Action items: Carol: Fix the search page (due Wednesday); Bob: Send the cost report (due Friday)."
+    asked = [r for r in h.answer_requests() if "what are the action items" in r.messages[-1]["content"]]
+    assert len(asked) == 1  # no retry: the twin lists what the answer left out
+    await h.assistant.close()
+
+
 async def test_rate_limit_becomes_an_error_event_then_the_assistant_recovers():
     def answer(request: ChatRequest, index: int) -> Reply:
         if index == 0:
@@ -284,6 +306,19 @@ async def test_a_model_that_never_stops_is_bounded_by_max_tokens_and_by_wall_tim
     assert h.done(1).reason == "wall_time_cap"
     assert [e.code for e in h.of(Error)] == ["llm_timeout"]
     assert endless.cancelled >= 1  # the stream was closed, freeing the model
+    await h.assistant.close()
+
+
+async def test_an_answer_cut_off_by_the_wall_time_cap_is_not_retried():
+    backend = ScriptedBackend(route(lambda r, i: Reply("", first_delay_s=5.0)))
+    h = await harness(backend, wall_time_cap_s=0.1)
+    h.final("The server is in the basement.")
+    h.final("Assistant, where is the server?")
+    asked = lambda: [e.generation for e in h.of(AssistantStarted) if e.trigger == "question"]  # noqa: E731
+    await h.wait_for(lambda: asked() and h.done(asked()[0]) is not None)
+    shown = "".join(e.text for e in h.of(AssistantDelta) if e.generation == asked()[0])
+    assert shown == 'From what was said: "The server is in the basement."'
+    assert sum("where is the server" in str(r.messages) for r in h.answer_requests()) == 1  # a retry repeats them
     await h.assistant.close()
 
 
@@ -425,6 +460,24 @@ async def test_twin_errors_back_off_and_keep_the_last_valid_state():
     await h.assistant.close()
 
 
+@pytest.mark.parametrize("failure", ["error", "garbage"])
+async def test_a_twin_update_the_model_fails_still_shows_what_the_rules_found(failure):
+    def twin(request: ChatRequest, index: int) -> Reply:
+        if failure == "error":
+            return Reply(error=LLMError("timeout", "no reply within the wall-time cap", retry_after=30.0))
+        return Reply("I am sorry, I cannot produce JSON.")
+
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=twin))
+    h = await harness(backend, twin_every_utterances=1)
+    h.final("Carol, please fix the search page by Wednesday.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    assert h.of(Error)
+    items = h.assistant.twin.state["action_items"]
+    assert [(i["owner"], i["text"], i["due"]) for i in items] == [("Carol", "fix the search page", "Wednesday")]
+    assert h.of(TwinPatch)[0].why["origins"] == ["rules"]
+    await h.assistant.close()
+
+
 async def test_evicted_blocks_are_folded_into_the_summary_in_the_background():
     backend = ScriptedBackend(route(lambda r, i: Reply("-")))
     h = await harness(backend, Config(llm_context_tokens=2048))
@@ -560,6 +613,20 @@ async def test_an_owner_nobody_named_never_reaches_a_viewer():
     assert state["action_items"][0]["owner"] == "unassigned"
     assert state["people"] == [{"name": "Carol"}]
     assert "owner John of: Fix the search page" in h.of(TwinPatch)[0].why["candidates"][0]["ungrounded"]
+    await h.assistant.close()
+
+
+async def test_a_heard_word_that_is_no_person_never_owns_an_item_a_viewer_sees():
+    misread = {**GOOD_TWIN, "action_items": [{"text": "Hire the caterer", "owner": "Fine", "due": "Monday"}]}
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(misread))))
+    h = await harness(backend, twin_every_utterances=1)
+    h.final("Carol, who hires the caterer? Fine, I will hire the caterer by Monday.")
+    assert await h.assistant.drain(5.0)
+    state = h.of(TwinState)[0].state
+    for patch in h.of(TwinPatch):
+        state = jsonpatch.apply_patch(state, patch.patch)
+        assert all(item["owner"] != "Fine" for item in state["action_items"])
+    assert [(i["text"], i["owner"]) for i in state["action_items"]] == [("Hire the caterer", "Carol")]
     await h.assistant.close()
 
 

@@ -95,3 +95,53 @@ def test_an_unnamed_voice_yields_to_the_person_given_the_floor():
     rules.add("Good morning. Tom, you go first.", "S1")
     rules.add("I will fix the password reset bug by Wednesday.", "S2")  # a voice, not a name: Tom had the floor
     assert [(i["text"], i["owner"]) for i in rules.draft()["action_items"]] == [("fix the password reset bug", "Tom")]
+
+
+def test_a_decision_announced_before_it_is_said_takes_the_next_sentence():
+    draft = draft_of(
+        "We agreed on one thing. The pilot runs in two schools.",
+        "So we decided. Ten laptops for the library. and no tablets.",
+    )
+    assert draft["decisions"] == ["The pilot runs in two schools", "Ten laptops for the library. and no tablets"]
+
+
+def test_an_arrival_said_after_the_task_is_its_due_date():
+    draft = draft_of("I will ship you the spare parts. and it will arrive on Monday.")
+    assert [(a["text"], a["due"]) for a in draft["action_items"]] == [("ship you the spare parts", "Monday")]
+
+
+def test_an_unnamed_voice_that_answers_a_call_is_that_person_from_then_on():
+    rules = RuleExtractor()
+    rules.add("Morning all. Priya. You go first.", "S1")
+    rules.add("I will finish the export screen by Thursday.", "S2")  # the voice that took the floor: Priya
+    rules.add("Now, the budget. Leo, can you check the invoices?", "S1")
+    rules.add("Sure, I will check the invoices today.", "S3")  # said yes to Leo's request: this voice is Leo
+    rules.add("I will also update the roadmap.", "S2")  # Priya again
+    rules.add("I will send the minutes.", "S4")  # a voice nobody called: no guess
+    owners = [(i["text"], i["owner"]) for i in rules.draft()["action_items"]]
+    assert owners == [
+        ("finish the export screen", "Priya"),
+        ("check the invoices", "Leo"),
+        ("also update the roadmap", "Priya"),
+        ("send the minutes", "unassigned"),
+    ]
+    assert [p["name"] for p in rules.draft()["people"]] == ["Priya", "Leo"]
+
+
+def test_an_open_question_announced_with_a_question_word():
+    draft = draft_of(
+        "One open question is when we hire the second designer.",
+        "Another question is whether the office stays open in August.",
+    )
+    assert draft["open_questions"] == ["we hire the second designer", "the office stays open in August"]
+
+
+def test_a_name_a_voice_was_only_guessed_to_have_never_overrides_a_task_given_by_name():
+    rules = RuleExtractor()
+    rules.add("Let's start. Omar? Are you there?", "S1")  # "Omar?": S2 speaks next, so S2 is taken for Omar
+    rules.add("Yes. I am here.", "S2")
+    rules.add("I will book the rooms. Actually, no, Lena will do that.", "S1")
+    rules.add("Fine, I will book the rooms by Monday.", "S2")  # Lena's voice after all: the guess gives way
+    assert [(i["text"], i["owner"], i["due"]) for i in rules.draft()["action_items"]] == [
+        ("book the rooms", "Lena", "Monday")
+    ]

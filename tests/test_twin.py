@@ -383,3 +383,25 @@ def test_the_rules_draft_fills_what_the_model_missed_and_corrects_dates():
     assert merged["people"] == [{"name": "Steve"}]
     assert merged["decisions"] == ["Move the launch to June"] and len(merged["open_questions"]) == 1
     assert model_state["action_items"][0]["owner"] == "unassigned"  # the input is left alone
+
+
+def test_an_owner_must_be_a_person_not_just_a_word_that_was_heard():
+    from pipeline.policy.twin import owners_among
+
+    items = [
+        {"id": "a1", "text": "hire the caterer", "owner": "Fine", "due": ""},  # "Fine, I will hire ..." heard
+        {"id": "a2", "text": "book the room", "owner": "Walker", "due": ""},
+        {"id": "a3", "text": "send the agenda", "owner": "Priya", "due": ""},
+    ]
+    grounded = owners_among(state(action_items=items), {"James Walker", "Priya"})
+    assert [a["owner"] for a in grounded["action_items"]] == ["unassigned", "Walker", "Priya"]
+
+
+def test_the_rules_owner_of_an_item_both_have_wins_over_the_models():
+    from pipeline.policy.twin import merge_draft
+
+    model_state = state(action_items=[{"id": "a1", "text": "Hire the caterer", "owner": "Karen", "due": ""}])
+    draft = {"action_items": [{"text": "hire the caterer", "owner": "Steve", "due": "Monday"}]}
+    assert merge_draft(model_state, draft)["action_items"] == [
+        {"id": "a1", "text": "Hire the caterer", "owner": "Steve", "due": "Monday"}
+    ]

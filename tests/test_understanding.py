@@ -26,3 +26,15 @@ def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
     for key in ("action_item_f1", "action_item_recall", "qa_accuracy", "qa_fact_recall", "open_questions_recall"):
         assert isinstance(result[key], float) and 0.0 <= result[key] <= 1.0, key
     assert isinstance(result["invented_owners"], int)
+
+
+def test_replayed_finals_keep_their_utterances_and_speakers():
+    from bench.understanding import recorded_finals
+
+    gold = {"duration": 10.0}
+    detail = {"finals": [["Tom, please", 0.0, 1.0, 1, False, "", ""], ["fix the bug.", 1.0, 2.0, 1, True, "S1", "Anna"]]}
+    first, last = recorded_finals(gold, detail)
+    assert (first.utterance, first.utterance_end, last.utterance, last.utterance_end) == (1, False, 1, True)
+    assert (last.speaker, last.speaker_name) == ("S1", "Anna")
+    older = recorded_finals(gold, {"finals": [["One.", 0.0, 1.0], ["Two.", 1.0, 2.0]]})
+    assert [(f.utterance, f.utterance_end) for f in older] == [(1, True), (2, True)]

@@ -11,6 +11,7 @@ Plain module: no I/O, no clock.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Callable
 
@@ -34,6 +35,13 @@ _ANSWER_WORDS = key_words(
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)(\w+)")
 NO_ANSWER = "I could not find that in what was said so far."
+LEAVES_OUT = "leaves out most of the"
+
+
+def worth_retrying(problem: str) -> bool:
+    """An answer that leaves out what the twin holds is not retried: the answer composed from the
+    twin lists it at once, where a retry costs another model call (tens of seconds on a CPU)."""
+    return not problem.startswith(LEAVES_OUT)
 _QUESTION_ONLY_WORDS = key_words("assistant tell please can could would what who when where which why how")
 
 
@@ -61,14 +69,22 @@ def _action_item_text(item: dict[str, str]) -> str:
     return f"{owner}: {item['text']}{due}"
 
 
+def _asked(question: str) -> set[str]:
+    return key_words(question) - key_words("assistant action items tasks who owns what")
+
+
+def named_items(question: str, state: dict[str, Any]) -> list[dict[str, str]]:
+    """The action items a question is about ("who hires the cleaning company?", "when will the
+    router arrive?"): at least half of an item's key words are in the question."""
+    asked = _asked(question)
+    return [item for item in state[ACTION_ITEMS] if support(item["text"], asked) >= 0.5]
+
+
 def compose_from_twin(kind: str, state: dict[str, Any], question: str = "") -> str:
     """An answer to a list question made only of what the twin holds; for "who does X"
     questions, the items the question names come alone when there are any."""
     if kind == ACTION_ITEMS:
-        items = state[ACTION_ITEMS]
-        asked = key_words(question) - key_words("assistant action items tasks who owns what")
-        named = [item for item in items if asked & key_words(item["text"])]
-        chosen = named or items
+        chosen = named_items(question, state) or state[ACTION_ITEMS]
         if not chosen:
             return "No action items so far."
         return "Action items: " + "; ".join(_action_item_text(item) for item in chosen) + "."
@@ -77,6 +93,14 @@ def compose_from_twin(kind: str, state: dict[str, Any], question: str = "") -> s
     if not entries:
         return f"No {label.lower()} so far."
     return f"{label}: " + "; ".join(entry.rstrip(".?") for entry in entries) + "."
+
+
+def twin_answer(question: str, state: dict[str, Any]) -> str:
+    """What the twin alone answers ("" when it does not): a list question from its list; a question
+    about a task it holds ("who hires ...?", "when will ... arrive?") from that task's owner and due
+    date, which the verifier keeps grounded and corrections keep current."""
+    kind = question_kind(question) or (ACTION_ITEMS if named_items(question, state) else None)
+    return compose_from_twin(kind, state, question) if kind else ""
 
 
 class AnswerChecker:
@@ -103,18 +127,22 @@ class AnswerChecker:
         known = heard.vocabulary | twin_vocabulary(state) | key_words(question) | _ANSWER_WORDS
         if words and support(text, known) < self.grounding:
             return "not grounded in the transcript or the twin"
-        if not words - key_words(question) - _ANSWER_WORDS and not re.match(r"(yes|no)\b", text.lower()):
+        numbers = set(re.findall(r"\d+", text))
+        if not (words - key_words(question) - _ANSWER_WORDS or numbers) and not re.match(r"(yes|no)\b", text.lower()):
             return "only repeats the question"  # "Yes, we are ..." answers a yes/no question; an echo does not
         invented = [n for n in _capitalised(text) if not heard.mentions(n) and not key_words(n) <= known]
         if invented:
             return f"names someone nobody mentioned: {', '.join(invented[:3])}"
+        said = set(re.findall(r"\d+", "\n".join(heard.lines) + json.dumps(state) + question))
+        if numbers - said:
+            return f"gives a number nobody said: {', '.join(sorted(numbers - said)[:3])}"
         kind = question_kind(question)
         if kind is not None:
             entries = [f"{i['owner']} {i['text']}" if kind == ACTION_ITEMS else i for i in state.get(kind, [])]
             if entries:
                 covered = sum(support(entry, words) >= 0.5 for entry in entries)
                 if covered / len(entries) < self.coverage:
-                    return f"leaves out most of the {kind.replace('_', ' ')} the twin holds"
+                    return f"{LEAVES_OUT} {kind.replace('_', ' ')} the twin holds"
         return ""
 
 

@@ -16,6 +16,7 @@ Plain class: no I/O, no clock.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,7 +44,8 @@ _NOT_NAMES = frozenset(
     first second third today tomorrow tonight please sorry actually agreed also another one what who how why when
     where which is are can could will would should do does did let we i you he she they it this that the a an
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
-    september october november december english""".split()
+    september october november december english now just maybe perhaps anyway look see come listen wait alright next
+    finally still""".split()
 )
 # A request to the person addressed: "<Name>, please fix ...", "<Name>, can you send ...".
 _REQUEST = re.compile(
@@ -61,13 +63,18 @@ _LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{_NAME})[.!?]$")
 # "Chris?" on its own: the next request is Chris's.  Not "Impressive." or "Come." (a misheard "Tom,"):
 # only a question mark or a comma makes a lone word a call.
 _CALLED = re.compile(rf"^(?P<name>{_NAME})[,?]$")
+# "Tom. You go first." (speech recognition often ends a called name with a full stop): the floor is Tom's.
+_LONE_NAME = re.compile(rf"^(?P<name>{_NAME})[.,!?]$")
+_GIVES_FLOOR = re.compile(r"^(?:you go first|you first|how about you|what about you|your turn|go ahead)\b", re.IGNORECASE)
 _BARE_REQUEST = re.compile(r"^(?:please|can you|could you|would you|will you)\s+(?P<task>.+)", re.IGNORECASE)
 _INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{_NAME})")
 _DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|agreed|the decision is|let's go with)\b[:,]?\s*(?P<what>.*)", re.IGNORECASE)
 _OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
-_WHETHER = re.compile(r"\bopen question is (?:whether|if|how|what|who)\b\s*(?P<what>.+)", re.IGNORECASE)
+# "One open question is when ...", "Another question is whether ...": the question itself follows.
+_WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|where|which)\b\s*(?P<what>.+)", re.IGNORECASE)
 _EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
-_DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? be (?:done|ready|finished)\b", re.IGNORECASE)
+# "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
+_DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\s+because\b|\.\s", re.IGNORECASE)
 _DO_THAT = re.compile(r"\b(?:do|does|take|takes)\s+(?:that|it|this)\b", re.IGNORECASE)
 
@@ -122,23 +129,33 @@ class RuleExtractor:
     _utterances: int = 0
     _addressed: str = ""  # the last person asked to do something
     _floor: str = ""  # the last person asked to speak ("Mike, how about you?"): "I will ..." is theirs
+    _floor_at: int = -1  # the utterance that gave it
+    _floor_by: str = ""  # and the voice that gave it
+    _voices: dict[str, str] = field(default_factory=dict)  # voice label -> the name it answered to
+    _named_speakers: set[str] = field(default_factory=set)  # voices with a name: people too
     _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
     _called_at: int = -1
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
     _speaker: str = ""  # who said the current utterance ("" without speaker labels)
+    _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
 
     def add(self, text: str, speaker: str = "") -> None:
         """One utterance, in order; ``speaker`` says who said it, when speaker labels are on."""
         self._utterances += 1
-        self._speaker = speaker
+        self._label = speaker
+        self._speaker = self._voices.get(speaker, speaker)
+        if self._speaker and not _VOICE_LABEL.match(self._speaker):
+            self._named_speakers.add(self._speaker)
+        self._answers_floor()
         self._thanks(text)
-        for sentence in _sentences(text):
-            self._people(sentence)
+        sentences = _sentences(text)
+        for index, sentence in enumerate(sentences):
+            self._people(sentence, sentences[index + 1 :])
             if sentence.endswith("?"):
                 self._questions = [*self._questions[-3:], (self._utterances, sentence)]
             self._correction(sentence)
             self._action(sentence)
-            self._decision(sentence)
+            self._decision(sentence, sentences[index + 1 :])
             self._open_question(sentence)
 
     def rename(self, label: str, name: str) -> None:
@@ -148,6 +165,12 @@ class RuleExtractor:
                 item.owner = name
         if self._speaker == label:
             self._speaker = name
+
+    def persons(self) -> set[str]:
+        """Everyone the conversation treats as a person: named, addressed, introduced, a voice with
+        a name, or given a task by name.  An owner must be one of them."""
+        owners = {i.owner for i in self.items if i.owner and not _VOICE_LABEL.match(i.owner)}
+        return set(self.people) | self._named_speakers | set(self._voices.values()) | owners
 
     def draft(self) -> dict[str, Any]:
         """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
@@ -165,19 +188,40 @@ class RuleExtractor:
 
     # --- phrasings ------------------------------------------------------------------
 
-    def _people(self, sentence: str) -> None:
+    def _people(self, sentence: str, following: list[str]) -> None:
         called = _CALLED.match(sentence)
         if called and _names([called.group("name")]):
-            self._floor = self._called = _names([called.group("name")])[0]
+            self._called = _names([called.group("name")])[0]
             self._called_at = self._utterances
+            self._give_floor(self._called)
+        lone = _LONE_NAME.match(sentence)
+        if lone and following and _GIVES_FLOOR.match(following[0]) and _names([lone.group("name")]):
+            self._give_floor(_names([lone.group("name")])[0])
+            self._person(_names([lone.group("name")])[0])
         vocative = _VOCATIVE.match(sentence)
         if vocative and _names([vocative.group("name")]) and vocative.group("name").split()[0].lower() not in _NOT_NAMES:
-            self._floor = _names([vocative.group("name")])[0]  # who is asked to speak next
+            self._give_floor(_names([vocative.group("name")])[0])  # who is asked to speak next
         found = [m.group("name") for m in (_GREETED.match(sentence), vocative, _LATE_VOCATIVE.search(sentence)) if m]
         found += [m.group("name") for m in _INTRODUCED.finditer(sentence)]
         found += re.findall(r"\b((?:Professor|Doctor)\s[A-Z][a-z]+)", sentence)
         for name in _names(found):
             self._person(name)
+
+    def _give_floor(self, name: str) -> None:
+        self._floor, self._floor_at, self._floor_by = name, self._utterances, self._label
+
+    def _answers_floor(self) -> None:
+        """Another, unnamed voice speaking right after someone was given the floor is that person:
+        its "I will ..." is theirs from now on (with speaker labels only)."""
+        label = self._label
+        if label == self._speaker and _VOICE_LABEL.match(label) and self._floor_at == self._utterances - 1 \
+                and self._floor_by != label:
+            self._name_voice(label, self._floor)
+
+    def _name_voice(self, label: str, name: str) -> None:
+        if name not in self._voices.values():
+            self._voices[label] = name
+            self.rename(label, name)
 
     def _person(self, name: str) -> None:
         if not any(name.lower() == p.lower() or name.lower() in p.lower().split() for p in self.people):
@@ -221,13 +265,21 @@ class RuleExtractor:
             self._item(everyone.group("task"), "", sentence)
             return
         mine = _FIRST_PERSON.search(sentence)
-        if mine and self._speaker and not _VOICE_LABEL.match(self._speaker):
+        if mine and self._label and not _VOICE_LABEL.match(self._label):
             self._item(mine.group("task"), self._speaker, sentence)  # the named voice that said it: no guess
             return
         if mine:
-            # "Yes, I will book the studio by Tuesday.": the person just asked, confirming;
-            # otherwise the person who was given the floor; else the voice's label ("S2") if there is one.
-            owner = self._addressed if self._confirms(mine.group("task")) else self._floor
+            # "Yes, I will book the studio by Tuesday.": the person just asked, confirming; otherwise the
+            # name this voice answered to before, or the person given the floor; else the voice's label.
+            # All guesses: a task someone was given by name keeps that owner.
+            if self._confirms(mine.group("task")):
+                owner = self._addressed
+                if self._speaker == self._label and _VOICE_LABEL.match(self._label):
+                    self._name_voice(self._label, owner)  # the voice that said yes to a request is its addressee
+            elif self._label in self._voices:
+                owner = self._voices[self._label]
+            else:  # the floor, unless it went to another voice
+                owner = self._floor if self._floor not in self._voices.values() else ""
             self._item(mine.group("task"), owner or self._speaker, sentence, first_person=True)
             return
         done_by = _DONE_BY.search(sentence)
@@ -274,18 +326,23 @@ class RuleExtractor:
                 item.due = re.sub(re.escape(old), new, item.due, flags=re.IGNORECASE)
                 return
 
-    def _decision(self, sentence: str) -> None:
+    def _decision(self, sentence: str, following: list[str]) -> None:
         match = _DECISION.search(sentence)
         if not match:
             return
         what = re.sub(r"^(?:.*?:\s*|that\s+)", "", match.group("what")).strip(" .:,")
+        if len(key_words(what)) < 2 and following:
+            # "We decided one thing already. The first version ...": what was decided comes next,
+            # with the fragments speech recognition split off it ("20,000 for online ads. and no print ads.").
+            rest = [following[0]] + list(itertools.takewhile(lambda s: s[:1].islower(), following[1:]))
+            what = " ".join(rest).strip(" .:,")
         if len(key_words(what)) >= 1 and not any(self._same(what, d) for d in self.decisions):
             self.decisions.append(what[0].upper() + what[1:])
 
     def _open_question(self, sentence: str) -> None:
-        if not _OPEN.search(sentence):
-            return
         whether = _WHETHER.search(sentence)
+        if not whether and not _OPEN.search(sentence):
+            return
         if whether:
             question = whether.group("what").strip(" .?")
         elif self._questions and self._questions[-1][0] >= self._utterances - 2:

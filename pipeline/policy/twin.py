@@ -19,12 +19,12 @@ import copy
 import json
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 import jsonpatch
 from jsonschema import Draft202012Validator
 
-from .heard import UNASSIGNED, HeardIndex, key_words, names_nobody, support
+from .heard import UNASSIGNED, HeardIndex, key_words, name_tokens, names_nobody, support
 
 MAX_ITEMS = 20
 MAX_TEXT = 300
@@ -575,8 +575,9 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
     """``state`` with what the rule-based draft (:mod:`pipeline.policy.extract`) found and it
     lacks: missing action items, people, decisions and open questions are added; an item
-    both have keeps the state's words but takes the draft's owner when the state has none,
-    and the draft's due date when it differs (the draft follows spoken corrections)."""
+    both have keeps the state's words but takes the draft's owner and due date when the draft
+    has them (the draft reads them from explicit phrasings and follows spoken corrections; a
+    small model puts the wrong one of the people heard as an owner)."""
     merged = copy.deepcopy(state)
     items = merged["action_items"]
     for found in draft.get("action_items", []):
@@ -584,7 +585,7 @@ def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
         if same is None or _same_task(same, found) < 0.5:
             items.append(dict(found))
             continue
-        if same["owner"] == UNASSIGNED and found["owner"] != UNASSIGNED:
+        if found["owner"] != UNASSIGNED:
             same["owner"] = found["owner"]
         if found["due"]:
             same["due"] = found["due"]
@@ -597,3 +598,17 @@ def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
     for name in ("action_items", "people", "decisions", "open_questions"):
         merged[name] = merged[name][:MAX_ITEMS]
     return merged
+
+
+def owners_among(state: dict[str, Any], persons: Collection[str]) -> dict[str, Any]:
+    """``state`` with every owner who is not one of ``persons`` unassigned: a word that was heard is
+    not yet a person ("Fine, I will ..." heard does not make "Fine" an owner)."""
+    known = [set(name_tokens(person)) for person in persons]
+    known = [tokens for tokens in known if tokens]
+
+    def person(owner: str) -> bool:
+        said = set(name_tokens(owner))
+        return bool(said) and any(said <= tokens or tokens <= said for tokens in known)
+
+    items = [{**a, "owner": a["owner"] if person(a["owner"]) else UNASSIGNED} for a in state["action_items"]]
+    return {**state, "action_items": items}
