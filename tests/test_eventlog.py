@@ -239,6 +239,22 @@ async def test_after_a_store_outage_no_live_node_is_taken_for_dead() -> None:
     assert await b.beat() == ["s1"]
 
 
+async def test_a_dead_node_is_reaped_within_the_expiry_of_its_death() -> None:
+    """A node killed just after a beat: its sessions' viewers must be told within node_expiry_s of the kill,
+    so the survivors (beating every tenth of it) take a silence of the expiry less one beat for death."""
+    clock = Clock()
+    store = MemoryStore(StoreSettings(node_expiry_s=10.0), clock=clock)
+    await store.register("s1", "a", clock.now)
+    a = NodeKeeper(store, "a", lambda: {"s1": 1000.0}, clock=clock)
+    b = NodeKeeper(store, "b", dict, clock=clock)
+    for _ in range(12):  # both alive, beating every second
+        await a.beat()
+        assert await b.beat() == []
+        clock.now += a.every_s
+    clock.now += 9.5 - a.every_s  # a was killed right after its last beat, 9.5 s ago
+    assert await b.beat() == ["s1"]
+
+
 async def test_resume_is_exact_across_100_forced_reconnects(make_store: Stores) -> None:
     """A publisher appends 1,500 events (seqs skip like merged deltas) while a viewer reconnects 100 times,
     each time on a new connection (a new store object: for Redis, a new client), resuming from the last seq it

@@ -154,12 +154,14 @@ class EventStore(abc.ABC):
     async def close(self) -> None: ...
 
     # --- failover --------------------------------------------------------------------------------
-    async def reap_lost(self, now: float) -> list[str]:
-        """Sessions whose node's heartbeat expired: marked lost once (whichever node gets there first),
-        with an ``error`` ``node_lost`` and ``session.ended`` appended for every viewer.  Returns their ids."""
+    async def reap_lost(self, now: float, silent_s: float | None = None) -> list[str]:
+        """Sessions whose node has been silent for more than ``silent_s`` (default ``node_expiry_s``): marked
+        lost once (whichever node gets there first), with an ``error`` ``node_lost`` and ``session.ended``
+        appended for every viewer.  Returns their ids."""
+        silent_s = self.settings.node_expiry_s if silent_s is None else silent_s
         reaped = []
         for record in await self.live_sessions():
-            if now - max(record.heartbeat, record.started) <= self.settings.node_expiry_s:
+            if now - max(record.heartbeat, record.started) <= silent_s:
                 continue
             if not await self._claim(record.id, record.node):
                 continue
