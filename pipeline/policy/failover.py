@@ -19,6 +19,10 @@ end, its error, the time passing) and does what it answers (:class:`Launch`,
   its provider's ``retry-after``, else for a cool-down that doubles with each failure
   in a row (10 s up to 2 min), so later calls do not each wait out the same stall;
   a resting member is tried only when no other is left.
+
+A single backend has nothing to fail over to, but its stalls are judged by the same
+:class:`TokenDeadline` (:mod:`pipeline.llm.watchdog`), so they end the call long before
+its SDK's read timeout.
 """
 
 from __future__ import annotations
