@@ -198,12 +198,15 @@ def _add_llm_flags(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--llm-first-token-timeout-s", type=float, default=None, metavar="S",
-        help="with a fallback or a race: a backend with no first token this long after the request has "
-        "stalled and the next one takes over (default: 5)",
+        help="a backend with no first token this long after the request has stalled: with a fallback or a "
+        "race the next one takes over; a single groq or openai backend ends the call with an llm_timeout "
+        "error and the assistant backs off (default: 5 with several backends, 15 with one; a local model "
+        "alone has only the 120 s wall-time cap)",
     )
     group.add_argument(
         "--llm-stall-timeout-s", type=float, default=None, metavar="S",
-        help="with a fallback: a backend silent this long after a token has stalled mid-stream (default: 3)",
+        help="a backend silent this long after a token has stalled mid-stream, likewise "
+        "(default: 3 with several backends, 10 with one)",
     )
     group.add_argument(
         "--samples", dest="llm_samples", type=int, default=None, metavar="N",

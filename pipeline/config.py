@@ -60,11 +60,12 @@ class Config:
     # Several backends (each NAME or NAME:MODEL; pipeline/policy/failover.py decides): the racers get every
     # call at once and the first to produce a token answers; the fallbacks take a call over, in order,
     # when the one answering errors or stalls (no first token within llm_first_token_timeout_s, or no
-    # next token within llm_stall_timeout_s).
+    # next token within llm_stall_timeout_s).  A single hosted backend (groq, openai) that stalls ends
+    # the call with llm_timeout (pipeline/llm/watchdog.py); a single local model has the wall-time cap only.
     llm_race: list[str] = field(default_factory=list)
     llm_fallback: list[str] = field(default_factory=list)
-    llm_first_token_timeout_s: float = 5.0
-    llm_stall_timeout_s: float = 3.0
+    llm_first_token_timeout_s: float = 0.0  # 0: 5 s with several backends, 15 s with one (llm/factory.py)
+    llm_stall_timeout_s: float = 0.0  # 0: 3 s with several backends, 10 s with one
 
     # --- vision -------------------------------------------------------------
     vision: bool = True

@@ -1,13 +1,15 @@
 """One commentary or answer, from its prompt to its ``assistant.done``.
 
 The :class:`~pipeline.assistant.Assistant` decides when a generation runs (its
-driver policy); a :class:`Generator` carries one out: it waits for a backend
+driver policy); a :class:`Generator` runs each as a task of its own, cancels it
+when the driver says so, and carries it out: it waits for a backend
 slot, renders the prompt (the question verbatim as the task, or the commentary
 instruction), streams the commentary as deltas, or checks an answer before
 showing it whole (one retry, then an answer composed from the twin or quoted
 from what was said), and reports ``assistant.started`` (which backend answers, and what a twin update
 affords now: samples, refine rounds, budget) / ``.delta`` / ``.done``, and ``assistant.switched`` when
-another backend of a failover takes the generation over mid-answer.
+another backend of a failover takes the generation over mid-answer.  Keyframes the camera offers wait in
+an image budget for the next answer's prompt.
 """
 
 from __future__ import annotations
@@ -15,20 +17,24 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .config import Config
-from .events import AssistantDelta, AssistantDone, AssistantStarted, AssistantSwitched, Event
+from .events import AssistantDelta, AssistantDone, AssistantStarted, AssistantSwitched, Event, VisionObservation
 from .llm.base import Answering, Backend, ChatRequest
 from .llm.failover import FailoverBackend
 from .llm_calls import Caller, StreamStats
 from .policy.answers import NO_ANSWER, AnswerChecker, quote_answer, twin_answer, worth_retrying
 from .policy.context import ContextWindow, PromptImage
 from .policy.driver import Start
+from .policy.frames import COVERED_NOTE
 from .policy.heard import HeardIndex
 from .policy.images import ImageBudget
 from .prompts import COMMENT_INSTRUCTION, QUESTION_INSTRUCTION, RETRY_INSTRUCTION, in_language
 from .twin_updates import TwinUpdater
+
+if TYPE_CHECKING:
+    from .vision import Keyframe
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +43,7 @@ RETRY_TEMPERATURE = 0.7
 
 
 class Generator:
-    """Runs the generations the driver starts; the assistant owns their tasks and what follows them."""
+    """Runs the generations the driver starts, one task each; the assistant decides what follows them."""
 
     def __init__(
         self,
@@ -52,8 +58,9 @@ class Generator:
         clock: Callable[[], float],
         *,
         is_addressed: Callable[[str], bool],
-        images: ImageBudget[PromptImage] | None,
+        latest_keyframe: Callable[[], Keyframe | None] | None,
         report_error: Callable[[BaseException, int], str],
+        finished: Callable[[int, StreamStats, bool], None],
         media_time: Callable[[], float],
     ) -> None:
         self.backend = backend
@@ -63,28 +70,66 @@ class Generator:
         self.twin_updater = twin_updater
         self.heard = heard
         self.answers = AnswerChecker()
-        self.images = images
+        self.images: ImageBudget[PromptImage] | None = None  # None: this backend gets text only
+        sees = backend is not None and backend.supports_images
+        if latest_keyframe is not None and sees and config.vision_images_per_min > 0:
+            self.images = ImageBudget(config.vision_images_per_min)
         self.language = ""  # what the speech stage transcribed in; the model is told to answer in it
+        self._latest_keyframe = latest_keyframe
         self._slots = slots
         self._emit = emit
         self._clock = clock
         self._is_addressed = is_addressed
         self._report_error = report_error
+        self._finished = finished
         self._media_time = media_time
         self._answered: list[str] = []
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._cancel_reasons: dict[int, str] = {}
 
-    async def run(
-        self,
-        start: Start,
-        question: str | None,
-        *,
-        cancel_reason: Callable[[], str],
-        forget: Callable[[], None],
-        finished: Callable[[StreamStats, bool], None],
-    ) -> None:
-        """One generation.  ``forget()`` runs before its ``assistant.done`` (a subscriber reacting to it
-        must not find the generation still running); ``finished(stats, cancelled)`` after it, unless the
-        backend failed (the failure was reported and the driver backs off instead)."""
+    @property
+    def running(self) -> bool:
+        return bool(self._tasks)
+
+    def start(self, start: Start, question: str | None) -> None:
+        task = asyncio.create_task(self._generate(start, question), name=f"assistant-generation-{start.gen_id}")
+        self._tasks[start.gen_id] = task
+        # A task cancelled before its first step never runs its own finally.
+        task.add_done_callback(lambda _, gen_id=start.gen_id: self._forget(gen_id))
+
+    def cancel(self, gen_id: int, reason: str) -> None:
+        """Cancel a running generation; its ``assistant.done`` gives ``reason``."""
+        task = self._tasks.get(gen_id)
+        if task is not None:
+            self._cancel_reasons[gen_id] = reason
+            task.cancel()
+
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Cancel every generation (reason ``closed``); returns their tasks, to await."""
+        for gen_id in self._tasks:
+            self.cancel(gen_id, "closed")
+        return list(self._tasks.values())
+
+    def _forget(self, gen_id: int) -> None:
+        self._tasks.pop(gen_id, None)
+        self._cancel_reasons.pop(gen_id, None)
+
+    def offer_keyframe(self, observation: VisionObservation, at: float, caption: str) -> None:
+        """Offer the observation's keyframe to the image budget, for the next answer's prompt."""
+        if self.images is None or self._latest_keyframe is None or observation.note == COVERED_NOTE:
+            return  # a covered lens is said in words; its picture shows nothing
+        keyframe = self._latest_keyframe()
+        if keyframe is None or keyframe.media_time != observation.media_time:
+            return  # this frame got no JPEG: the text is all there is
+        size = len(keyframe.jpeg)
+        image = PromptImage(f"[{at:.1f}s] {caption}", keyframe.data_url())
+        if not self.images.offer(image, at, observation.kind, size):
+            log.debug("keyframe at %.1fs (%d bytes) refused by the image budget: text only", at, size)
+
+    async def _generate(self, start: Start, question: str | None) -> None:
+        """One generation.  It is forgotten before its ``assistant.done`` (a subscriber reacting to it
+        must not find the generation still running); ``finished(gen_id, stats, cancelled)`` runs after it,
+        unless the backend failed (the failure was reported and the driver backs off instead)."""
         gen_id = start.gen_id
         stats = StreamStats()
         failed = cancelled = False
@@ -121,14 +166,14 @@ class Generator:
                 else:
                     await self.caller.stream(request, stats, emit_delta, announcer.on_answering)
         except asyncio.CancelledError:
-            cancelled, reason = True, cancel_reason()
+            cancelled, reason = True, self._cancel_reasons.get(gen_id, "cancelled")
             raise
         except Exception as exc:  # noqa: BLE001 - any backend failure becomes an error event, never a dead task
             # A broken generation is not an answer either: reported like a cancelled one.
             failed = cancelled = True
             reason = self._report_error(exc, gen_id)
         finally:
-            forget()
+            self._forget(gen_id)
             if images and self.images is not None:
                 self.images.settle(images, answered=not cancelled)
             if stats.timed_out and not cancelled:
@@ -148,7 +193,7 @@ class Generator:
                     )
                 )
             if not failed:
-                finished(stats, cancelled)
+                self._finished(gen_id, stats, cancelled)
 
     def _model(self) -> str:
         return self.backend.model if self.backend else ""

@@ -2,7 +2,7 @@
 
 Until a fold succeeds the evicted block stays in the prompt as a marked note
 (:class:`~pipeline.policy.context.ContextWindow` keeps it); a failed fold is
-reported and its blocks stay notes.
+reported and its blocks stay notes.  Without a model nothing folds: the notes stay.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .prompts import FOLD_INSTRUCTION
 class SummaryFolder:
     def __init__(
         self,
-        caller: Caller,
+        caller: Caller | None,
         window: ContextWindow,
         clock: Callable[[], float],
         backoff_until: Callable[[], float],
@@ -40,7 +40,10 @@ class SummaryFolder:
 
     def take_evicted(self) -> None:
         """Queue what the window evicted; start folding if nothing folds yet."""
-        self._queue.extend(self.window.take_evicted())
+        evicted = self.window.take_evicted()
+        if self.caller is None:
+            return  # no model to summarise with: the marked notes stay
+        self._queue.extend(evicted)
         if self._queue and self.task is None and not self.closed:
             self.task = asyncio.create_task(self._fold(), name="assistant-fold")
             self.task.add_done_callback(self._finished)
@@ -52,6 +55,7 @@ class SummaryFolder:
 
     async def _fold(self) -> None:
         """Fold evicted blocks into the summary; a batch that fails stays a marked note."""
+        assert self.caller is not None
         while self._queue:
             wait = self._backoff_until() - self._clock()
             if wait > 0:

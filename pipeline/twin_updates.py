@@ -3,8 +3,9 @@ the backend's measured speed fits in the update's latency budget), judged by the
 against everything heard this session, joined with the rule-based draft, published as a
 patch.  Without a model the draft alone is the twin.
 
-The thinking is in :mod:`pipeline.policy.twin`; this carries it out with a
-:class:`~pipeline.llm_calls.Caller`.
+The thinking is in :mod:`pipeline.policy.twin`; a :class:`TwinUpdater` carries one update out with a
+:class:`~pipeline.llm_calls.Caller`, and :class:`TwinJobs` says when updates run (every few utterances
+and after answers, one at a time, never during the driver's backoff nor in a question's way).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .events import Error, Event, TwinPatch
 from .llm.base import ChatRequest
 from .llm_calls import Caller
 from .policy.context import ContextWindow, approx_tokens
+from .policy.driver import DriverPolicy
 from .policy.effort import Effort, EffortPolicy
 from .policy.heard import HeardIndex
 from .policy.images import Sighting, settle_scene
@@ -50,12 +52,23 @@ class TwinUpdater:
         self.twin = TwinModel()
         self.verifier = Verifier()
         self.rules = RuleExtractor()
+        self.sighting: Sighting | None = None  # what set the scene the camera shows
+        self._voice_names: dict[str, str] = {}  # voice label -> the name it gave
+
+    def see(self, at: float, description: str, scene_change: bool) -> None:
+        """Keep the first sighting and every scene change: the twin's scene settles on the latest."""
+        if scene_change or self.sighting is None:
+            self.sighting = Sighting(at, description)
 
     def add(self, utterance: str, speaker: str = "") -> None:
         self.rules.add(utterance, speaker)
 
-    def rename(self, label: str, name: str) -> None:
-        self.rules.rename(label, name)
+    def name_voice(self, label: str, name: str) -> None:
+        """A voice labelled ``label`` gave its name (each of its finals says it again): its tasks are that
+        person's."""
+        if self._voice_names.get(label) != name:
+            self._voice_names[label] = name
+            self.rules.rename(label, name)
 
     def freshest(self) -> dict[str, Any]:
         """The twin with what the rules found since its last update (grounded): for answers,
@@ -68,9 +81,10 @@ class TwinUpdater:
         assert pruned is not None
         return owners_among(pruned, self.rules.persons())
 
-    async def update(self, sighting: Sighting | None, context_time: float, media_time: Callable[[], float]) -> None:
+    async def update(self, context_time: float, media_time: Callable[[], float]) -> None:
         """Draft, verify and publish; raises the backend's error, after publishing what the rules
         found (a model that times out on a busy CPU must not keep the explicit items from viewers)."""
+        sighting = self.sighting  # the scene as the update began
         if self.caller is None:
             self._publish(self._unchanged(), ["rules"], sighting, context_time, media_time())
             return
@@ -165,3 +179,94 @@ class TwinUpdater:
                 why["effort"] = dataclasses.asdict(effort)
             self._emit(TwinPatch(version=version, patch=patch, why=why, media_time=media_time))
 
+
+class TwinJobs:
+    """Runs :meth:`TwinUpdater.update` as a task: never more than one running and one wanted.
+
+    A wanted update waits for the running one, or for the end of the driver's backoff (the owner's
+    alarm wakes :meth:`tick` then, see :meth:`due`); one that failed or made way for a question is
+    wanted again.
+    """
+
+    def __init__(
+        self,
+        updater: TwinUpdater,
+        policy: DriverPolicy,
+        slots: asyncio.Semaphore,
+        clock: Callable[[], float],
+        media_time: Callable[[], float],
+        report_error: Callable[[BaseException], Any],
+        rearm: Callable[[], None],
+        *,
+        enabled: bool,
+        every_utterances: int,
+    ) -> None:
+        self._updater = updater
+        self._policy = policy
+        self._slots = slots
+        self._clock = clock
+        self._media_time = media_time
+        self._report_error = report_error
+        self._rearm = rearm
+        self._enabled = enabled
+        self._every_utterances = every_utterances
+        self._wanted = False
+        self._unseen = 0  # utterances not yet in an update
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None or self._wanted
+
+    def on_utterance(self) -> None:
+        self._unseen += 1
+        if self._unseen >= self._every_utterances:
+            self.want()
+
+    def catch_up(self) -> None:
+        """Utterances not yet in the twin get an update (after an answer, at the end)."""
+        if self._unseen:
+            self.want()
+
+    def want(self) -> None:
+        """Run an update now, or once the running one ends or the backoff is over."""
+        if self.closed or not self._enabled:
+            return
+        self._wanted = True
+        if self.task is not None or self._clock() < self._policy.backoff_until():
+            return
+        self._wanted = False
+        self._unseen = 0
+        self.task = asyncio.create_task(self._job(), name="assistant-twin")
+        self.task.add_done_callback(self._finished)
+
+    def due(self) -> float | None:
+        """When a waiting update may start: the end of the backoff (None: none waits)."""
+        return self._policy.backoff_until() if self._wanted and self.task is None else None
+
+    def tick(self, now: float) -> None:
+        """The alarm rang: start the waiting update if the backoff is over."""
+        if self._wanted and self.task is None and now >= self._policy.backoff_until():
+            self.want()
+
+    def make_way(self) -> None:
+        """A question must not wait behind a twin update for the backend's slot."""
+        if self.task is not None and self._slots.locked():
+            self.task.cancel()
+
+    async def _job(self) -> None:
+        try:
+            await self._updater.update(self._media_time(), self._media_time)
+            self._policy.on_backend_ok()
+        except Exception as exc:  # noqa: BLE001 - the twin keeps its last valid state
+            self._wanted = True
+            self._report_error(exc)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        if task is self.task:
+            self.task = None
+        if task.cancelled():
+            self._wanted = True  # e.g. it made way for a question: run again later
+        # Restarted from the alarm, so work scheduled meanwhile (a question) goes first.
+        self._rearm()

@@ -7,9 +7,11 @@ import pytest
 from pipeline.config import DEFAULT_GROQ_MODEL, Config
 from pipeline.llm.base import LLMError
 from pipeline.llm.factory import choose_backend, make_backend
+from pipeline.llm.failover import FailoverBackend
 from pipeline.llm.groq_backend import GroqBackend
 from pipeline.llm.local_backend import LocalBackend
 from pipeline.llm.openai_backend import OpenAIBackend
+from pipeline.llm.watchdog import WatchedBackend
 
 
 @pytest.mark.parametrize(
@@ -33,7 +35,7 @@ def test_unknown_choice_lists_the_valid_ones():
 
 async def test_builds_groq_with_defaults_and_user_limits():
     backend = make_backend(Config(groq_api_key="k", llm_context_tokens=5000, llm_max_in_flight=3))
-    assert isinstance(backend, GroqBackend)
+    assert isinstance(backend, WatchedBackend) and isinstance(backend.backend, GroqBackend)
     try:
         assert (backend.model, backend.context_tokens, backend.max_in_flight) == (DEFAULT_GROQ_MODEL, 5000, 3)
     finally:
@@ -48,9 +50,9 @@ def test_explicit_groq_without_key_is_an_auth_error():
 
 async def test_builds_openai_from_url_and_model():
     backend = make_backend(Config(llm_base_url="http://127.0.0.1:8000", llm_model="qwen2.5:1.5b"))
-    assert isinstance(backend, OpenAIBackend)
+    assert isinstance(backend, WatchedBackend) and isinstance(backend.backend, OpenAIBackend)
     try:
-        assert backend.base_url == "http://127.0.0.1:8000/v1"
+        assert backend.backend.base_url == "http://127.0.0.1:8000/v1"
         assert backend.model == "qwen2.5:1.5b"
     finally:
         await backend.aclose()
@@ -63,6 +65,24 @@ async def test_builds_openai_from_url_and_model():
 def test_openai_needs_url_and_model(settings, hint):
     with pytest.raises(ValueError, match=hint):
         make_backend(Config(**settings))
+
+
+@pytest.mark.parametrize(
+    "settings, expected",
+    [
+        ({"groq_api_key": "k"}, (15.0, 10.0)),  # alone: a slow answer beats none
+        ({"llm_base_url": "http://127.0.0.1:9/v1", "llm_model": "m"}, (15.0, 10.0)),
+        ({"groq_api_key": "k", "llm_first_token_timeout_s": 2.0, "llm_stall_timeout_s": 1.0}, (2.0, 1.0)),
+        ({"groq_api_key": "k", "llm_base_url": "http://127.0.0.1:9/v1", "llm_fallback": ["openai:m"]}, (5.0, 3.0)),
+    ],
+)
+async def test_hosted_backends_get_stall_timeouts_alone_or_together(settings, expected):
+    backend = make_backend(Config(**settings))
+    assert isinstance(backend, (WatchedBackend, FailoverBackend))
+    try:
+        assert (backend.first_token_s, backend.stall_s) == expected
+    finally:
+        await backend.aclose()
 
 
 def test_none_means_no_backend():

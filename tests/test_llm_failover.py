@@ -257,6 +257,6 @@ async def test_make_backend_builds_a_race_with_a_model_per_member():
 async def test_a_race_of_one_is_that_backend_alone():
     backend = make_backend(Config(groq_api_key="k", llm_race=["groq:llama-3.3-70b-versatile"]))
     try:
-        assert isinstance(backend, GroqBackend) and backend.model == "llama-3.3-70b-versatile"
+        assert isinstance(backend.backend, GroqBackend) and backend.model == "llama-3.3-70b-versatile"
     finally:
         await backend.aclose()

@@ -5,6 +5,7 @@ OpenAI-compatible base URL) and falls back to the embedded local model, so a
 machine with nothing configured still answers.  ``--llm-race`` and ``--llm-fallback``
 put several backends behind one :class:`~pipeline.llm.failover.FailoverBackend`;
 each is named ``NAME`` or ``NAME:MODEL`` (``openai:qwen2.5:1.5b``, ``local:smollm2``).
+A single hosted backend is watched for stalls (:class:`~pipeline.llm.watchdog.WatchedBackend`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,19 @@ from pipeline.llm.groq_backend import GroqBackend
 from pipeline.llm.local_backend import LocalBackend
 from pipeline.llm.models import DEFAULT_MODEL, check_model_available
 from pipeline.llm.openai_backend import OpenAIBackend
+from pipeline.llm.watchdog import WatchedBackend
 
 log = logging.getLogger(__name__)
 
 CHOICES = ("auto", "groq", "openai", "local", "none")
 # Chat-template tokens around the prompt, on top of the answer itself.
 _TEMPLATE_MARGIN_TOKENS = 256
+# (first token, stall) timeouts unless the flags set them.  With several backends the next one takes over, so
+# a slow one is cut early.  One hosted backend has nothing to fall back to, so a slow answer beats none, yet a
+# dead stream is still reported well before its SDK's read timeout (60 s OpenAI, 30 s Groq).  A local model
+# alone has only the wall-time cap: on a CPU the first token of a long prompt can take a minute.
+SEVERAL_TIMEOUTS_S = (5.0, 3.0)
+HOSTED_TIMEOUTS_S = (15.0, 10.0)
 
 
 def choose_backend(config: Config) -> str:
@@ -74,11 +82,9 @@ def make_backend(config: Config) -> Backend | None:
     specs = member_specs(config)
     if len(specs) > 1:
         members = [_BUILDERS[name](replace(config, llm_model=model or config.llm_model)) for name, model in specs]
+        first_token_s, stall_s = _stall_timeouts(config, SEVERAL_TIMEOUTS_S)
         backend = FailoverBackend(
-            members,
-            race=len(config.llm_race) or 1,
-            first_token_s=config.llm_first_token_timeout_s,
-            stall_s=config.llm_stall_timeout_s,
+            members, race=len(config.llm_race) or 1, first_token_s=first_token_s, stall_s=stall_s
         )
         log.info("LLM backends: %s", ", ".join(f"{member.name} ({member.model})" for member in members))
         return backend
@@ -97,7 +103,19 @@ def make_backend(config: Config) -> Backend | None:
         log.warning("no language model: %s; transcribing only (--llm none silences this)", exc.message)
         return None
     log.info("LLM backend: %s (%s)", backend.name, backend.model)
-    return backend
+    if choice == "local":
+        return backend
+    first_token_s, stall_s = _stall_timeouts(config, HOSTED_TIMEOUTS_S)
+    return WatchedBackend(backend, first_token_s=first_token_s, stall_s=stall_s)
+
+
+def _stall_timeouts(config: Config, defaults: tuple[float, float]) -> tuple[float, float]:
+    """(first token, stall) in seconds: the flags', where set, else ``defaults``."""
+    first_token_s, stall_s = defaults
+    return (
+        config.llm_first_token_timeout_s if config.llm_first_token_timeout_s > 0 else first_token_s,
+        config.llm_stall_timeout_s if config.llm_stall_timeout_s > 0 else stall_s,
+    )
 
 
 def _groq(config: Config) -> Backend:

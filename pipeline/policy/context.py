@@ -140,6 +140,20 @@ class ContextWindow:
     model), so evicting more at once makes that happen less often.
     """
 
+    @classmethod
+    def for_model(cls, context_tokens: int, system_prompt: str, longer_reply_tokens: int = 0) -> ContextWindow:
+        """Sized for a model's context (which already leaves room for one reply): a quarter stays free for
+        the volatile part (twin JSON, instruction), ``longer_reply_tokens`` for a longer reply (the twin's);
+        blocks of a tenth of the front, evicted down to three quarters of it."""
+        budget = context_tokens - context_tokens // 4 - longer_reply_tokens
+        return cls(
+            budget,
+            block_tokens=min(2048, max(64, budget // 10)),
+            system_prompt=system_prompt,
+            low_water=0.75,
+            volatile_tokens=context_tokens // 4,
+        )
+
     def __init__(
         self,
         budget_tokens: int,

@@ -9,9 +9,9 @@ end, its error, the time passing) and does what it answers (:class:`Launch`,
 
 * **Racing.** The first member to produce a token answers; the others are cancelled (and
   stand by: should the winner fail, they are the first to take over).
-* **Failover.** A member fails when it errors or *stalls*: no first token within
-  ``first_token_s`` of its launch, or no further token within ``stall_s`` of the
-  last one.  The next member takes over.  Before the first token nobody saw
+* **Failover.** A member fails when it errors or *stalls* (:class:`TokenDeadline`): no
+  first token within ``first_token_s`` of its launch, or no further token within
+  ``stall_s`` of the last one.  The next member takes over.  Before the first token nobody saw
   anything; after it the new member starts the answer again (``Answer.restart``:
   the text shown so far is withdrawn), since providers cannot continue each other's
   half-sentences reliably.
@@ -19,6 +19,10 @@ end, its error, the time passing) and does what it answers (:class:`Launch`,
   its provider's ``retry-after``, else for a cool-down that doubles with each failure
   in a row (10 s up to 2 min), so later calls do not each wait out the same stall;
   a resting member is tried only when no other is left.
+
+A single backend has nothing to fail over to, but its stalls are judged by the same
+:class:`TokenDeadline` (:mod:`pipeline.llm.watchdog`), so they end the call long before
+its SDK's read timeout.
 """
 
 from __future__ import annotations
@@ -109,9 +113,25 @@ class BackendHealth:
 
 
 @dataclass
-class _Running:
+class TokenDeadline:
+    """When one stream has stalled: no first token ``first_token_s`` after its launch, or no next one
+    ``stall_s`` after the last."""
+
     launched: float
+    first_token_s: float
+    stall_s: float
     last_token: float | None = None
+
+    def deadline(self) -> float:
+        if self.last_token is None:
+            return self.launched + self.first_token_s
+        return self.last_token + self.stall_s
+
+    def why(self) -> str:
+        """What a stream past its deadline did wrong, for people."""
+        if self.last_token is None:
+            return f"no first token in {self.first_token_s:g} s"
+        return f"stalled, no token for {self.stall_s:g} s"
 
 
 @dataclass
@@ -126,7 +146,7 @@ class CallRouter:
     names: Sequence[str] = ()  # for the reasons people read; member numbers otherwise
     answering: int | None = None
     done: bool = False
-    _running: dict[int, _Running] = field(default_factory=dict)
+    _running: dict[int, TokenDeadline] = field(default_factory=dict)
     _waiting: list[int] = field(default_factory=list)
     _failures: list[str] = field(default_factory=list)
     _first: list[int] = field(default_factory=list)  # launched at the start (together, if a race)
@@ -141,7 +161,7 @@ class CallRouter:
                 self._failures.append(f"{self._name(member)}: resting after a failure")
         self._waiting = [m for m in order if m not in first]
         for member in first:
-            self._running[member] = _Running(now)
+            self._launch(member, now)
         return [Launch(m) for m in first]
 
     # --- what happened ------------------------------------------------------------
@@ -174,26 +194,21 @@ class CallRouter:
         """Members past their deadline stall: they are cancelled and count as failed."""
         actions: list[Action] = []
         for member, running in list(self._running.items()):
-            if member not in self._running or now < self._deadline(running):
+            if member not in self._running or now < running.deadline():
                 continue
-            if running.last_token is None:
-                why = f"no first token in {self.first_token_s:g} s"
-            else:
-                why = f"stalled, no token for {self.stall_s:g} s"
+            why = running.why()
             actions.append(Cancel(member, why))
             actions += self._fail(member, now, f"{self._name(member)}: {why}", None, stalled=True)
         return actions
 
     def next_deadline(self) -> float | None:
         """When :meth:`tick` next has something to decide (None: nothing running)."""
-        return min((self._deadline(r) for r in self._running.values()), default=None)
+        return min((r.deadline() for r in self._running.values()), default=None)
 
     # --- decisions ------------------------------------------------------------------
 
-    def _deadline(self, running: _Running) -> float:
-        if running.last_token is None:
-            return running.launched + self.first_token_s
-        return running.last_token + self.stall_s
+    def _launch(self, member: int, now: float) -> None:
+        self._running[member] = TokenDeadline(now, self.first_token_s, self.stall_s)
 
     def _answer(self, member: int) -> list[Action]:
         self.answering = member
@@ -228,7 +243,7 @@ class CallRouter:
             self.done = True
             return [GiveUp(member, "; ".join(self._failures), stalled)]
         successor = self._waiting.pop(0)
-        self._running[successor] = _Running(now)
+        self._launch(successor, now)
         return [Launch(successor)]
 
     def _name(self, member: int) -> str:
