@@ -19,26 +19,13 @@ from typing import Any, Callable, Generic, TypeVar
 
 from ..policy.logwrites import Backoff
 from ..policy.resume import Gap, ResumeFeed
-from .base import EventStore, LogEntry, StoreUnavailable
-from .follow import follow, is_end, log_snapshot
+from .base import EventStore, LogEntry
+from .follow import follow, is_end, log_snapshot, patiently
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-R = TypeVar("R")
 PAGE = 1000  # backlog entries read at once
-
-
-async def patiently(read: Callable[[], Awaitable[R]], backoff: Backoff) -> R:
-    """``read()`` again, with backoff, while the store is unreachable: a viewer waits an outage out."""
-    failures = 0
-    while True:
-        try:
-            return await read()
-        except StoreUnavailable as exc:
-            failures += 1
-            log.debug("reading the log: %s", exc)
-            await asyncio.sleep(backoff.delay(failures))
 
 
 @dataclass(frozen=True, slots=True)
