@@ -36,6 +36,11 @@ class EventBus:
 
         return unsubscribe
 
+    @property
+    def seq(self) -> int:
+        """The seq of the last event emitted (0 before the first)."""
+        return self._seq
+
     def emit(self, event: Event) -> Event:
         """Stamp ``event`` (session, seq, wall) and deliver it to every subscriber."""
         self._seq += 1

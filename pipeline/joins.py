@@ -92,12 +92,16 @@ class Joins:
         options: dict[str, Any] = {"snapshot": hello.snapshot}
         if hello.resume_from is not None:
             options["resume_from"] = hello.resume_from
-        channel.send({"type": "welcome", "session": hello.session, "role": "viewer", "options": options})
+        welcome = {"type": "welcome", "session": hello.session, "role": "viewer", "options": options}
+        # The welcome says the seq this viewer's events start after (``resume_from``: the snapshot is as of
+        # it), so the viewer can resume from there before any event has come.
         if live is not None and hello.resume_from is None:
+            channel.send({**welcome, "resume_from": live.seq})
             channel.live = live
             live.add_viewer(channel, snapshot=hello.snapshot)
-        else:
-            channel.live = self.log_viewers.add(channel, str(hello.session), hello.resume_from, snapshot=hello.snapshot)
+        else:  # the feed sends the welcome once it knows that seq (a snapshot is read from the log first)
+            channel.live = self.log_viewers.add(
+                channel, str(hello.session), hello.resume_from, snapshot=hello.snapshot, welcome=welcome)
 
     async def _directory_record(self, session: str | None) -> SessionRecord:
         """The directory's entry for a session run on another node (or over, its log still kept)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from typing import Any
 
 from .channel import ClientChannel
 from .eventlog.service import NodeLog
@@ -43,11 +44,18 @@ class LogViewer:
     local viewer (``channel.live``): it has the session's ``id`` and lets the channel go (``remove``)."""
 
     def __init__(
-        self, viewers: LogViewers, session: str, channel: ClientChannel, resume_from: int | None, snapshot: bool
+        self,
+        viewers: LogViewers,
+        session: str,
+        channel: ClientChannel,
+        resume_from: int | None,
+        snapshot: bool,
+        welcome: dict[str, Any],
     ):
         self.id = session
         self._viewers = viewers
         self._channel = channel
+        self._welcome = welcome
         self._task = asyncio.ensure_future(self._run(resume_from, snapshot))
 
     def remove(self, channel: ClientChannel) -> None:
@@ -63,7 +71,7 @@ class LogViewer:
     async def _run(self, resume_from: int | None, snapshot: bool) -> None:
         channel = self._channel
         feed = self._viewers.tails.feed(
-            self.id, resume_from, send=self._send, room=lambda: channel.room(PACE_MESSAGES))
+            self.id, resume_from, send=self._send, room=lambda: channel.room(PACE_MESSAGES), started=self._started)
         try:
             await feed.run(snapshot=snapshot)
             channel.finish(CLOSE_NORMAL, "session ended")
@@ -75,6 +83,10 @@ class LogViewer:
             channel.finish(CLOSE_INTERNAL, "internal error")
         finally:
             self._viewers.forget(self)
+
+    def _started(self, seq: int) -> None:
+        """The viewer's events start after ``seq``: it is welcomed, with that seq, before anything else."""
+        self._channel.send({**self._welcome, "resume_from": seq})
 
     def _send(self, value: bytes | SharedFrame | Gap) -> None:
         if isinstance(value, Gap):
@@ -113,10 +125,12 @@ class LogViewers:
     def total(self) -> int:
         return sum(len(viewers) for viewers in self._by_session.values())
 
-    def add(self, channel: ClientChannel, session: str, resume_from: int | None, *, snapshot: bool) -> LogViewer:
+    def add(
+        self, channel: ClientChannel, session: str, resume_from: int | None, *, snapshot: bool, welcome: dict[str, Any]
+    ) -> LogViewer:
         """Feed ``channel`` the events after ``resume_from`` (None: the snapshot first, or with
-        ``snapshot`` off only what comes from now on)."""
-        viewer = LogViewer(self, session, channel, resume_from, snapshot)
+        ``snapshot`` off only what comes from now on), after ``welcome`` with the seq they start after."""
+        viewer = LogViewer(self, session, channel, resume_from, snapshot, welcome)
         self._by_session.setdefault(session, set()).add(viewer)
         return viewer
 

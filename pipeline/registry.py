@@ -95,6 +95,12 @@ class LiveSession:
         return self.session.id
 
     @property
+    def seq(self) -> int:
+        """The seq of the session's last event: a client that joins now gets the events after it (deltas
+        still being merged carry seqs up to it, and go out to the others before the newcomer joins)."""
+        return self.session.bus.seq
+
+    @property
     def finishing(self) -> bool:
         return self._finish_task is not None
 

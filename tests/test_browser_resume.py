@@ -48,3 +48,25 @@ async def test_the_viewer_page_resumes_after_its_connection_is_cut(make_server):
     assert shown == [*said, *away, "after"]  # everything once, in order
     assert page_errors == []
     await live.finish()
+
+
+async def test_a_viewer_page_cut_off_before_any_event_resumes_from_its_welcomes_seq(make_server):
+    server = await make_server(vision=False, offer_timeout_s=3600)
+    live = server.open_session("test")
+    await live.session.start()  # session.started: an event, and none in the snapshot
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_BASE_FLAGS)
+        page = await browser.new_page()
+        await page.goto(f"http://127.0.0.1:{server.port}/?session={live.id}&role=viewer&token={live.viewer_token}")
+        await page.wait_for_selector('#status[data-state="live"]', timeout=TIMEOUT_MS)
+        (viewer,) = live.viewers  # welcomed (at seq 1) and nothing since: only the welcome says where it is
+        viewer.ws.transport.abort()
+        async with asyncio.timeout(30):
+            while live.viewers or not server.log_viewers.count(live.id):
+                await asyncio.sleep(0.01)  # back, resuming from the welcome's seq (a resume is fed from the log)
+        live.session.bus.emit(TranscriptFinal(text="after", start=10, end=10.5, utterance=2))
+        await page.wait_for_function(f"() => ({FINALS_JS})().includes('after')", timeout=TIMEOUT_MS)
+        shown = await page.evaluate(FINALS_JS)
+        await browser.close()
+    assert shown == ["after"]
+    await live.finish()

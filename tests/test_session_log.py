@@ -8,6 +8,7 @@ import asyncio
 import json
 from typing import Any
 
+from pipeline.eventlog.follow import log_snapshot
 from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, TranscriptFinal
 from pipeline.server import Server
 from tests.live import hello, open_ws, send_json, view
@@ -148,6 +149,54 @@ async def test_a_viewer_resumes_with_no_gap_and_no_duplicate(make_server):
     expected = [f"before {i}" for i in range(5, 10)] + [f"away {i}" for i in range(10)]
     expected += [f"live {i}" for i in range(3)]
     assert final_texts(resumed) == expected
+
+
+async def welcomed_at_the_snapshots_seq_then_resumed(node: Server, viewer_node: Server) -> None:
+    """A viewer of ``node``'s session joins on ``viewer_node``: its welcome says the seq its snapshot is as
+    of (``resume_from``), and a viewer resuming from that seq gets exactly the later events, none twice."""
+    publisher, welcome, live = await publish(node)
+    bus = live.session.bus
+    for i in range(5):
+        bus.emit(TranscriptFinal(text=f"before {i}", start=i, end=i + 0.5))
+    bus.emit(AssistantStarted(generation=1, trigger="final"))
+    last = [bus.emit(AssistantDelta(generation=1, text=f" t{i}")) for i in range(20)][-1]  # still being merged
+    assert node.log is not None
+    if viewer_node is not node:  # the viewer reads the log: let it hold what the session sent
+        last = bus.emit(AssistantDone(generation=1, tokens=20))
+        assert await node.log.writer.flushed(10)
+    viewer = await open_ws(viewer_node)
+    joined = await view(viewer, welcome)
+    seq = joined["resume_from"]
+    assert seq == last.seq
+    snapshot = await events_until(viewer, lambda m: m.get("text") == "before 4")
+    assert final_texts(snapshot) == [f"before {i}" for i in range(5)]
+    assert all(m["seq"] <= seq for m in snapshot)
+    assert await node.log.writer.flushed(10)
+    assert (await log_snapshot(node.log.store, welcome["session"]))[1] == seq  # as a reader of the log folds it
+    await viewer.close()  # before any event after the snapshot came
+    for i in range(3):
+        bus.emit(TranscriptFinal(text=f"after {i}", start=10 + i, end=10.5 + i))
+    back = await open_ws(viewer_node)
+    assert (await view(back, welcome, resume_from=seq))["resume_from"] == seq
+    bus.emit(TranscriptFinal(text="live", start=20, end=20.5))
+    await send_json(publisher, {"type": "end"})
+    resumed = await events_until(back, lambda m: m["type"] == "session.ended")
+    logged_seqs = [json.loads(data)["seq"] for data in await logged(node, welcome["session"])]
+    assert [m["seq"] for m in resumed] == [s for s in logged_seqs if s > seq]  # no gap, no duplicate
+    assert final_texts(resumed) == ["after 0", "after 1", "after 2", "live"]
+
+
+async def test_a_viewers_welcome_says_its_snapshots_seq_and_a_resume_from_it_gets_exactly_the_rest(make_server):
+    server = await make_server()
+    await welcomed_at_the_snapshots_seq_then_resumed(server, server)
+
+
+async def test_a_viewer_fed_from_the_log_on_another_node_is_welcomed_with_its_snapshots_seq_too(
+    make_server, redis_server: RedisServer
+) -> None:
+    node_a = await make_server(redis=redis_server.url)
+    node_b = await make_server(redis=redis_server.url)
+    await welcomed_at_the_snapshots_seq_then_resumed(node_a, node_b)
 
 
 async def test_a_resume_the_log_no_longer_holds_gets_resume_gap_and_the_snapshot(make_server):

@@ -211,7 +211,7 @@ let lastHello = null; // what to say again when the socket comes back
 let resume = null; // { session, token, until }: a publisher may come back to its session until then
 let retries = 0;
 let welcomedBefore = false; // a later welcome (reconnected) is followed by a fresh snapshot
-let lastSeq = null; // the newest event applied: a viewer that reconnects asks for what came after it
+let lastSeq = null; // where a viewer is: its welcome's seq, then the newest event applied; it resumes after it
 let iceServers = [];
 
 const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 3000];
@@ -249,6 +249,8 @@ function onWelcome(welcome) {
   if (welcomedBefore && !resumed) resetView(); // the snapshot of what was missed follows
   welcomedBefore = true;
   if (role === 'viewer') {
+    // The snapshot that follows is as of this seq: a viewer cut off before any later event resumes from it.
+    if (Number.isInteger(welcome.resume_from)) lastSeq = Math.max(lastSeq ?? 0, welcome.resume_from);
     setStatus('live', `watching ${welcome.session}`);
     return;
   }

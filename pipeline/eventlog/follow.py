@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
+from typing import Callable, TypeVar
 
 from ..events import from_json
 from ..policy.logwrites import Backoff
@@ -22,6 +23,7 @@ from .base import LIVE, EventStore, LogEntry, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+R = TypeVar("R")
 POLL_S = 5.0  # one wait for new entries; between two, the session's state is looked at
 
 
@@ -29,6 +31,19 @@ def is_end(entry: LogEntry) -> bool:
     """The entry is ``session.ended`` (the bytes are looked at first: most entries are not, and a
     quote inside a text is escaped, so only the type can hold the name quoted)."""
     return b'"session.ended"' in entry.data and json.loads(entry.data).get("type") == "session.ended"
+
+
+async def patiently(read: Callable[[], Awaitable[R]], backoff: Backoff) -> R:
+    """``read()`` again, with backoff, while the store is unreachable: the one way a reader of the log
+    (:func:`follow`, and each viewer's feed in :mod:`pipeline.eventlog.tail`) waits an outage out."""
+    failures = 0
+    while True:
+        try:
+            return await read()
+        except StoreUnavailable as exc:
+            failures += 1
+            log.debug("reading the log: %s", exc)
+            await asyncio.sleep(backoff.delay(failures))
 
 
 async def follow(
@@ -43,31 +58,32 @@ async def follow(
     """The entries of ``session`` after seq ``after``, live ones as they come, up to its end.
     ``wait_out_outages=False`` raises :class:`StoreUnavailable` instead of retrying."""
     backoff = backoff or Backoff()
-    cursor, failures = after, 0
+    cursor = after
     tailing = False  # caught up with a live session: one XREAD BLOCK a round, nothing else
+
+    async def next_round() -> list[LogEntry] | None:
+        """The next entries after ``cursor`` (perhaps none yet); ``None`` when the session is over."""
+        nonlocal tailing
+        if tailing:
+            tailing = False  # until the store answers: after an outage, look at the session's state again
+            entries = await store.tail(session, cursor, poll_s)
+            tailing = bool(entries)  # a quiet spell: look at the session's state again
+            return entries
+        entries = await store.read_after(session, cursor)
+        if entries:
+            return entries
+        record = await store.record(session)
+        if record is not None and record.state == LIVE:
+            tailing = True
+            return []
+        if await store.read_after(session, cursor, limit=1):  # it came meanwhile: read it next round
+            return []
+        return None  # over, and nothing came meanwhile
+
     while True:
-        try:
-            if tailing:
-                entries = await store.tail(session, cursor, poll_s)
-                tailing = bool(entries)  # a quiet spell: look at the session's state again
-            else:
-                entries = await store.read_after(session, cursor)
-                if not entries:
-                    record = await store.record(session)
-                    if record is not None and record.state == LIVE:
-                        tailing = True
-                    elif not await store.read_after(session, cursor, limit=1):  # over, nothing came meanwhile
-                        return
-                    continue
-        except StoreUnavailable as exc:
-            if not wait_out_outages:
-                raise
-            failures += 1
-            tailing = False
-            log.debug("following session %s: %s", session, exc)
-            await asyncio.sleep(backoff.delay(failures))
-            continue
-        failures = 0
+        entries = await (patiently(next_round, backoff) if wait_out_outages else next_round())
+        if entries is None:
+            return
         for entry in entries:
             cursor = entry.seq
             yield entry

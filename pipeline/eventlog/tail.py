@@ -19,26 +19,13 @@ from typing import Any, Callable, Generic, TypeVar
 
 from ..policy.logwrites import Backoff
 from ..policy.resume import Gap, ResumeFeed
-from .base import EventStore, LogEntry, StoreUnavailable
-from .follow import follow, is_end, log_snapshot
+from .base import EventStore, LogEntry
+from .follow import follow, is_end, log_snapshot, patiently
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-R = TypeVar("R")
 PAGE = 1000  # backlog entries read at once
-
-
-async def patiently(read: Callable[[], Awaitable[R]], backoff: Backoff) -> R:
-    """``read()`` again, with backoff, while the store is unreachable: a viewer waits an outage out."""
-    failures = 0
-    while True:
-        try:
-            return await read()
-        except StoreUnavailable as exc:
-            failures += 1
-            log.debug("reading the log: %s", exc)
-            await asyncio.sleep(backoff.delay(failures))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +47,9 @@ class LogFeed(Generic[T]):
     """One viewer's events from the log: the snapshot or the backlog after its seq, then live entries from
     the node's :class:`SessionTail`, in order, each once, to ``session.ended``.  ``send`` takes what to
     send (a prepared value, or a :class:`Gap` to report before the snapshot that follows it); ``room`` is
-    awaited before each backlog item, so a long backlog goes at the viewer's pace."""
+    awaited before each backlog item, so a long backlog goes at the viewer's pace; ``started`` is called
+    once, before anything is sent, with the seq the viewer's events start after (its own seq, the
+    snapshot's, or the log's last one)."""
 
     def __init__(
         self,
@@ -70,12 +59,14 @@ class LogFeed(Generic[T]):
         *,
         send: Callable[[T | Gap], None],
         room: Callable[[], Awaitable[None]],
+        started: Callable[[int], None] = lambda seq: None,
     ):
         self._tails = tails
         self._session = session
         self._resume_from = resume_from
         self._send = send
         self._room = room
+        self._started = started
         self._feed: ResumeFeed[Prepared[T]] = ResumeFeed(resume_from or 0)
         self._pending: deque[T | Gap] = deque()  # in order, behind what the task is sending
         self._sending = False
@@ -92,10 +83,14 @@ class LogFeed(Generic[T]):
         try:
             if self._resume_from is None:
                 if snapshot:
-                    await self._snapshot()
+                    await self._snapshot(started=self._started)
                 else:
                     store = self._tails.store
-                    self._feed.restart(await patiently(lambda: store.last_seq(self._session), self._backoff))
+                    seq = await patiently(lambda: store.last_seq(self._session), self._backoff)
+                    self._started(seq)
+                    self._feed.restart(seq)
+            else:
+                self._started(self._resume_from)
             while not self._done:
                 await self._catch_up()
                 if self._tail_failed:
@@ -137,9 +132,11 @@ class LogFeed(Generic[T]):
                 await self._drain([gap])
                 await self._snapshot()
 
-    async def _snapshot(self) -> None:
+    async def _snapshot(self, started: Callable[[int], None] | None = None) -> None:
         store = self._tails.store
         events, seq = await patiently(lambda: log_snapshot(store, self._session), self._backoff)
+        if started is not None:
+            started(seq)
         await self._drain([self._tails.prepare(data) for data in events])
         self._feed.restart(seq)
 
@@ -209,8 +206,9 @@ class Tails(Generic[T]):
         *,
         send: Callable[[T | Gap], None],
         room: Callable[[], Awaitable[None]],
+        started: Callable[[int], None] = lambda seq: None,
     ) -> LogFeed[T]:
-        return LogFeed(self, session, resume_from, send=send, room=room)
+        return LogFeed(self, session, resume_from, send=send, room=room, started=started)
 
     def join(self, session: str, feed: LogFeed[T]) -> SessionTail[T]:
         tail = self._by_session.get(session)
