@@ -3,8 +3,8 @@
 A real-time run measures what this machine does while it runs, so a second
 process on the two cores moves both the latency and (through which hypotheses
 exist when) the transcript.  Here audio "arrives" at its media time and each
-decode takes the time it takes on an idle machine of this kind (a linear fit of
-the window's length, measured below), so the same file gives the same events
+decode takes the time it takes on an idle machine of this kind (a fit of its
+parts, measured below), so the same file gives the same events
 however busy the machine is.  Real-time figures still come from ``bench.asr_stream``
 on an idle machine; this is the tuning loop.
 """
@@ -12,6 +12,7 @@ on an idle machine; this is the tuning loop.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,24 +21,65 @@ from pipeline.config import Config
 from pipeline.engine import EngineClient, SpeechEngine
 from pipeline.events import Event
 from pipeline.speech import SpeechStage
-from pipeline.whisper import WindowJob
+from pipeline.whisper import FULL_FRAMES, HOP, WindowJob, encoder_width
 
 FRAME_S = 0.02  # audio arrives as 20 ms frames, as from WebRTC
-# Seconds per decode = a + b * window seconds: the best of 3 wall times of 1, 2, 4 and 8 s windows of
-# samples/meeting.wav on an idle 2-core machine (one thread; base 0.16/0.25/0.33/0.47 s, tiny.en
-# 0.07/0.10/0.14/0.24 s).  Process CPU time is no substitute: it counted 0.1 s more than the wall time.
-DECODE_COST = {"base": (0.15, 0.040), "tiny.en": (0.05, 0.024)}
+
+
+@dataclass(frozen=True)
+class DecodeCost:
+    """Seconds one decode takes on an idle 2-core machine of this kind, one thread, from its parts.
+
+    Fitted with the best of 3-5 wall times per part (bench/decode_cost.py): the encoder on the
+    window plus its silence tail (``frames``, linear plus a little attention), the decoder per
+    generated token (beam 2), the alignment pass, the features, and the Python around them.
+    Process CPU time is no substitute: it counted 0.1 s more than the wall time.
+    """
+
+    encode: tuple[float, float]  # seconds per frame, per frame squared
+    generate: tuple[float, float]  # seconds, per token
+    align: tuple[float, float]  # seconds, per token
+    rest: float  # features and the Python around the model calls
+
+    def seconds(self, frames: int, tokens: int, retried: bool) -> float:
+        took = self._encode(frames) + self._generate(tokens) + self.align[0] + self.align[1] * tokens + self.rest
+        if retried:  # the window looped and was decoded again at full padding
+            took += self._encode(FULL_FRAMES) + self._generate(tokens)
+        return took
+
+    def _encode(self, frames: int) -> float:
+        return self.encode[0] * frames + self.encode[1] * frames * frames
+
+    def _generate(self, tokens: int) -> float:
+        return self.generate[0] + self.generate[1] * tokens
+
+
+DECODE_COST = {
+    "base": DecodeCost(encode=(1.18e-4, 2.0e-8), generate=(0.03, 0.0048), align=(0.024, 0.0006), rest=0.05),
+    "tiny.en": DecodeCost(encode=(0.45e-4, 0.8e-8), generate=(0.01, 0.0024), align=(0.009, 0.0005), rest=0.02),
+}
 
 
 class VirtualEngine:
-    """The engine's interface (``want``/``drop``/``model``) with decodes on a virtual clock, one worker."""
+    """The engine's interface (``want``/``drop``/``spare``/``model``) with decodes on a virtual clock.
 
-    def __init__(self, engine: SpeechEngine, cost: tuple[float, float]) -> None:
+    ``workers`` decodes run at once, each at its idle speed: the 2-core machine gives one
+    stream a second worker for overlapped decodes, as the real engine does when nobody else waits.
+    """
+
+    def __init__(self, engine: SpeechEngine, cost: DecodeCost, workers: int = 2) -> None:
         self.model = engine.model
         self._cost = cost
+        self._workers = workers
         self.now = 0.0
+        self.busy_seconds = 0.0
         self._waiting: list[tuple[EngineClient, str, float]] = []
-        self._running: tuple[float, EngineClient, Any, Any] | None = None  # (done at, client, token, result)
+        self._running: list[tuple[float, int, EngineClient, Any, Any]] = []  # (done at, order, client, token, result)
+        self._started = 0
+
+    @property
+    def spare(self) -> bool:
+        return len(self._running) < self._workers and not self._waiting
 
     def want(self, client: EngineClient, kind: str, seconds: float) -> None:
         self._waiting.append((client, kind, seconds))
@@ -48,31 +90,37 @@ class VirtualEngine:
 
     def advance(self, until: float) -> None:
         """Deliver every decode that finishes by ``until`` (each may ask for the next)."""
-        while self._running is not None and self._running[0] <= until:
-            done, client, token, result = self._running
-            self._running = None
+        while self._running and min(self._running)[0] <= until:
+            done, _, client, token, result = min(self._running)
+            self._running.remove(min(self._running))
             self.now = done
             client.deliver(token, result)
             self._start()
         self.now = until
 
     def _start(self) -> None:
-        while self._running is None and self._waiting:
+        while len(self._running) < self._workers and self._waiting:
             client, _, _ = self._waiting.pop(0)
             job: tuple[Any, WindowJob] | None = client.take_job()
             if job is None:
                 continue
             token, window = job
             result = self.model.decode([window])[0]
-            took = self._cost[0] + self._cost[1] * len(window.audio) / 16_000
-            self._running = (self.now + took, client, token, result)
+            frames = encoder_width(len(window.audio) // HOP, int(self.model.tail_s * 100))
+            took = self._cost.seconds(frames, len(result.tokens), result.retried)
+            result.seconds = took  # what the stage counts as decode time: virtual, like the clock
+            self.busy_seconds += took
+            self._started += 1
+            self._running.append((self.now + took, self._started, client, token, result))
 
 
-async def stream_virtual(samples: np.ndarray, config: Config, engine: SpeechEngine) -> tuple[list[tuple[float, Event]], SpeechStage]:
+async def stream_virtual(
+    samples: np.ndarray, config: Config, engine: SpeechEngine, workers: int = 2
+) -> tuple[list[tuple[float, Event]], SpeechStage]:
     """Every event with the virtual time it was emitted; the stage (for its counters)."""
     if config.asr_model not in DECODE_COST:
         raise SystemExit(f"no measured decode cost for {config.asr_model!r}: use one of {', '.join(DECODE_COST)}")
-    virtual = VirtualEngine(engine, DECODE_COST[config.asr_model])
+    virtual = VirtualEngine(engine, DECODE_COST[config.asr_model], workers)
     seen: list[tuple[float, Event]] = []
     stage = SpeechStage(config, lambda e: seen.append((virtual.now, e)), virtual, wait_for_decodes=False)  # type: ignore[arg-type]
     step = int(FRAME_S * 16_000)
