@@ -85,6 +85,11 @@ class SpeechEngine:
     def queue_depth(self) -> int:
         return self.scheduler.depth
 
+    @property
+    def spare(self) -> bool:
+        """A worker is free and no stream waits: a stream may overlap a second decode."""
+        return self._running < self.workers and not self.scheduler.depth
+
     def want(self, client: EngineClient, kind: str, seconds: float) -> None:
         self.scheduler.want(client, time.monotonic(), kind, seconds)
         self._dispatch()

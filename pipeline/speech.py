@@ -95,7 +95,7 @@ class SpeechStage:
         self._policy.awaiting_language = self.language == "auto"
         self._wanted = False
         self._stopped = False  # finish() gave up waiting: late decodes are ignored
-        self._in_flight: DecodeRequest | None = None
+        self._in_flight: list[DecodeRequest] = []
         self._settled = asyncio.Event()
         self._settled.set()
         self.audio_seconds = 0.0
@@ -151,14 +151,18 @@ class SpeechStage:
 
     async def _settle(self) -> None:
         """Wait until no decode is asked for or running, including the ones results make due."""
-        while self._wanted or self._in_flight is not None:
+        while self._wanted or self._in_flight:
             self._settled.clear()
             await self._settled.wait()
 
     def _request_if_due(self) -> None:
-        if self._wanted or self._in_flight is not None:
+        if self._wanted:
             return
-        request = self._policy.next_decode(peek=True)
+        # A second decode while one runs only on a worker no other stream is waiting for.
+        overlap = bool(self._in_flight)
+        if overlap and not self._engine.spare:
+            return
+        request = self._policy.next_decode(peek=True, overlap=overlap)
         if request is not None:
             self._wanted = True
             self._engine.want(self, request.kind, request.end - request.start)
@@ -167,18 +171,18 @@ class SpeechStage:
 
     def take_job(self) -> tuple[DecodeRequest, WindowJob] | None:
         self._wanted = False
-        request = self._policy.next_decode()
+        request = self._policy.next_decode(overlap=bool(self._in_flight))
         if request is None:
             self._settled.set()
             return None
-        self._in_flight = request
+        self._in_flight.append(request)
         audio = self._buffer.slice(request.start, request.end)
         language = None if self.language == "auto" else self.language
         return request, WindowJob(audio, request.prompt, language)
 
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""
-        self._in_flight = None
+        self._in_flight.remove(request)
         if self._stopped:  # finish() stopped waiting for this one and closed the utterance without it
             return
         try:

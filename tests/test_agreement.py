@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.events import TranscriptFinal, TranscriptPartial
-from pipeline.policy.agreement import LocalAgreement, StreamingTranscriber, Word
+from pipeline.policy.agreement import DecodeRequest, LocalAgreement, StreamingTranscriber, Word
 from pipeline.policy.endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
 
 WINDOW = 0.032
@@ -445,3 +445,63 @@ def test_an_utterance_that_ends_while_the_previous_ones_final_decode_runs_is_sti
     assert [(e.text, e.utterance, e.utterance_end) for e in out if isinstance(e, TranscriptFinal)] == [
         ("Okay. Friday.", 2, True)
     ]
+
+
+# --- overlapped decodes and the settled last word -----------------------------------------
+
+
+def test_a_second_step_overlaps_only_when_asked_and_never_a_pause_or_an_end():
+    policy = StreamingTranscriber(step_s=0.25, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 1.0, 0.9)
+    first = policy.next_decode()
+    feed_vad(policy, 1.0, 1.3, 0.9)
+    assert policy.next_decode() is None  # the engine has no spare worker
+    second = policy.next_decode(overlap=True)
+    assert second is not None and second.kind == "step" and second.overlapped and second.end > first.end
+    assert policy.next_decode(overlap=True) is None  # two at most
+    policy.on_decoded(first, [(" Alice", 0.0, 0.4), (" will", 0.4, 0.7)])
+    feed_vad(policy, 1.3, 1.6, 0.0)  # a pause: its decode waits for the running step
+    assert policy.next_decode(overlap=True) is None
+    policy.on_decoded(second, [(" Alice", 0.0, 0.4), (" will", 0.4, 0.7), (" send", 0.7, 1.1)])
+    assert policy.next_decode(overlap=True).kind == "pause"
+
+
+def overlapped_steps(first_at: float, second_at: float) -> tuple[StreamingTranscriber, DecodeRequest, DecodeRequest]:
+    """A policy with two steps running: one asked for at ``first_at`` s of speech, one at ``second_at``."""
+    policy = StreamingTranscriber(step_s=0.25, min_decode_s=0.3)
+    feed_vad(policy, 0.0, first_at, 0.9)
+    first = policy.next_decode()
+    feed_vad(policy, first_at, second_at, 0.9)
+    return policy, first, policy.next_decode(overlap=True)
+
+
+def test_a_decode_overtaken_by_a_later_one_is_ignored():
+    """Two workers may finish out of order: the older hypothesis must not replace the newer one."""
+    policy, older, newer = overlapped_steps(1.0, 1.6)
+    policy.on_decoded(newer, [(" Alice", 0.0, 0.4), (" will", 0.4, 0.7), (" send", 0.7, 1.1)])
+    assert policy.on_decoded(older, [(" Alice", 0.0, 0.4), (" wheel", 0.4, 0.7)]) == []
+    assert [w.key for w in policy.agreement.hypothesis] == ["alice", "will", "send"]
+    assert not policy._in_flight
+
+
+def test_an_overlapped_decode_of_a_window_that_moved_on_is_ignored():
+    policy, first, second = overlapped_steps(3.4, 3.7)
+    policy._pending_pause = 3.3  # the first decode heard past a pause: it commits and cuts the window
+    spoken = [(" Bob", 0.2, 0.6), (" agreed", 0.6, 1.4), (" to", 1.5, 1.7), (" send", 1.7, 2.4), (" it.", 2.7, 3.2)]
+    out = policy.on_decoded(first, spoken)
+    assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["Bob agreed to send it."]
+    assert policy.window_start > second.start
+    assert policy.on_decoded(second, spoken + [(" Then", 3.5, 3.6)]) == []
+
+
+def test_a_last_word_the_audio_went_on_past_is_settled():
+    agreement = LocalAgreement()
+    agreement.settled_gap = 0.3
+    agreement.insert(words(("send", 0.0, 0.3), ("it", 0.3, 0.5)), heard_until=0.9)
+    agreed = agreement.insert(words(("send", 0.0, 0.3), ("it", 0.3, 0.5)), heard_until=1.1)
+    assert [w.key for w in agreed] == ["send", "it"]  # 0.6 s of audio after "it" and no further word
+    agreement = LocalAgreement()
+    agreement.settled_gap = 0.3
+    agreement.insert(words(("send", 0.0, 0.3), ("it", 0.3, 0.5)), heard_until=0.6)
+    agreed = agreement.insert(words(("send", 0.0, 0.3), ("it", 0.3, 0.6)), heard_until=0.7)
+    assert [w.key for w in agreed] == ["send"]  # "it" may still be the start of "items"

@@ -141,6 +141,65 @@ async def test_a_decode_that_fails_or_a_result_that_breaks_the_policy_never_stop
     assert any(isinstance(e, TranscriptFinal) and e.text for e in events)  # and transcription went on
 
 
+class OverlapModel(FakeModel):
+    """Counts how many decodes of speech (not of the silent test clients) run at once."""
+
+    def __init__(self, seconds: float):
+        super().__init__(seconds)
+        self.running = 0
+        self.most = 0
+
+    def decode(self, jobs: list[WindowJob]) -> list[WindowResult]:
+        speech = any(job.audio.any() for job in jobs)
+        with self.lock:
+            self.running += speech
+            self.most = max(self.most, self.running)
+        try:
+            return super().decode(jobs)
+        finally:
+            with self.lock:
+                self.running -= speech
+
+
+def fake_engine(model: FakeModel, workers: int) -> SpeechEngine:
+    real = load_engine(Config(llm="none"))
+    engine = SpeechEngine(model, workers=workers)
+    engine.model.multilingual = real.model.multilingual  # what the stage checks the language against
+    engine.model.languages = real.model.languages
+    engine.model.path = real.model.path
+    return engine
+
+
+async def live_speech(stage: SpeechStage, seconds: float) -> None:
+    """Push real speech at its pace (20 ms frames), as a live track does."""
+    audio = speech(seconds)
+    for start in range(0, len(audio), 320):
+        await stage.push(audio[start : start + 320])
+        await asyncio.sleep(0.02)
+
+
+async def test_a_lone_speaker_overlaps_decodes_on_the_spare_worker():
+    """Hypotheses come twice as often when a second worker would otherwise sit idle."""
+    model = OverlapModel(seconds=0.4)
+    stage = SpeechStage(Config(llm="none", asr_language="en"), lambda e: None, fake_engine(model, 2), wait_for_decodes=False)
+    await live_speech(stage, 4.0)
+    await stage.finish()
+    assert model.most == 2
+
+
+async def test_no_overlap_while_another_stream_waits_for_a_worker():
+    model = OverlapModel(seconds=0.4)
+    engine = fake_engine(model, 2)
+    waiting = Client(engine, "other", again=True)  # another stream asks again after every decode
+    engine.want(waiting, "step", 5.0)
+    stage = SpeechStage(Config(llm="none", asr_language="en"), lambda e: None, engine, wait_for_decodes=False)
+    await live_speech(stage, 4.0)
+    waiting.again = False
+    await stage.finish()
+    assert model.most == 1  # the other stream's decodes and this one's, never two of this one's at once
+    assert stage.decodes >= 3
+
+
 def test_every_session_shares_one_loaded_model():
     config = Config(llm="none")
     first = Session(config, source="a", realtime=True)

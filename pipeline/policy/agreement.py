@@ -5,8 +5,9 @@ revise its last words.  The policy below decides *what to decode next* and
 *which words are safe to commit*, so the adapter only moves audio and calls the
 model.  Words are committed when
 
-- two consecutive hypotheses agree on them, the newest hypothesis's last word
-  held back (LocalAgreement-2: a word still being spoken is often cut short), or
+- two hypotheses heard at least a stride apart agree on them, the newest
+  hypothesis's last word held back unless the audio went on well past it
+  (LocalAgreement-2: a word still being spoken is often cut short), or
 - they precede a pause the VAD heard (a pause rarely changes what came before), or
 - the utterance ended: the latest hypothesis is flushed as final at once when it
   already heard the end, else after one last decode, or
@@ -15,7 +16,8 @@ model.  Words are committed when
 Windows stay short: one starts at the utterance's start and is cut at each pause
 (the committed text before it becomes the prompt) and at the cap.  Decodes are
 cheap on short windows (see :mod:`pipeline.whisper`), so they run as often as
-the engine allows while someone speaks.  Silence is never decoded.
+the engine allows while someone speaks, two at once when the engine has a spare
+worker (a result overtaken by a later one is dropped).  Silence is never decoded.
 
 Every final carries the number of the utterance it belongs to; the last final of
 an utterance has ``utterance_end`` set (it may carry no words when everything
@@ -72,8 +74,11 @@ class LocalAgreement:
 
     KEEP_COMMITTED = 120  # words kept for prompts and de-duplication; older ones are already out
 
-    def __init__(self, stride: float = 0.0) -> None:
+    def __init__(self, stride: float = 0.0, settled_gap: float | None = None) -> None:
         self.stride = stride
+        # The newest hypothesis's last word is held back (it may be cut short) unless the audio
+        # went on for ``settled_gap`` seconds past it with no further word heard.
+        self.settled_gap = settled_gap
         self.committed: list[Word] = []  # the most recent committed words (bounded)
         self.committed_end = 0.0
         self.hypothesis: list[Word] = []  # the latest uncommitted words
@@ -86,7 +91,8 @@ class LocalAgreement:
         earlier = [h for t, h in self._history if t <= end - self.stride + 1e-9]
         reference = self._drop_already_committed(earlier[-1]) if earlier and commit else []
         agreed: list[Word] = []
-        for old, new in zip(reference, fresh[:-1]):
+        settled = fresh if fresh and self.settled_gap is not None and end - fresh[-1].end >= self.settled_gap else fresh[:-1]
+        for old, new in zip(reference, settled):
             if old.key != new.key:
                 break
             agreed.append(new)
@@ -192,6 +198,7 @@ class DecodeRequest:
     end: float
     kind: str
     prompt: str
+    overlapped: bool = False  # started while another decode ran
 
 
 class StreamingTranscriber:
@@ -199,7 +206,7 @@ class StreamingTranscriber:
 
     Inputs: :meth:`on_vad` per VAD window, :meth:`on_audio` as audio arrives,
     :meth:`on_decoded` with each result, :meth:`finish` at the end.  Output:
-    :meth:`next_decode` says what to decode (one at a time), and :meth:`on_vad`
+    :meth:`next_decode` says what to decode (one at a time, or two overlapped steps), and :meth:`on_vad`
     and :meth:`on_decoded` return ``transcript.final`` / ``transcript.partial`` events.
     """
 
@@ -210,15 +217,16 @@ class StreamingTranscriber:
         max_window_s: float = 10.0,
         min_decode_s: float = 0.6,
         min_pause_commit_s: float = 1.2,
-        min_agreement_s: float = 1.5,
-        agreement_stride_s: float = 0.5,
+        min_agreement_s: float = 1.0,
+        agreement_stride_s: float = 0.25,
+        settled_gap_s: float = 0.3,
         min_cut_s: float = 3.0,
         overlap_s: float = 1.0,
         language_window_s: float = 3.0,
         language_hold_s: float = 2.0,
     ):
         self.endpointer = endpointer or Endpointer()
-        self.agreement = LocalAgreement(stride=agreement_stride_s)
+        self.agreement = LocalAgreement(stride=agreement_stride_s, settled_gap=settled_gap_s)
         self.step_s = step_s
         self.max_window_s = max_window_s
         self.min_decode_s = min_decode_s
@@ -245,8 +253,10 @@ class StreamingTranscriber:
         self.window_start = 0.0  # decodes start here; audio before it is no longer needed
         self._speech_from = 0.0  # where speech not yet committed may begin (after any overlap)
         self.audio_end = 0.0
-        self._in_flight: DecodeRequest | None = None
+        # Decodes running: one, or two growing-window steps overlapped on a spare engine worker.
+        self._in_flight: list[DecodeRequest] = []
         self._next_id = 0
+        self._applied_id = 0  # the latest decode whose result was applied
         self._last_step_end = 0.0
         self._decoded_end = 0.0  # audio end of the latest applied decode
         self._pending_pause: float | None = None
@@ -278,7 +288,7 @@ class StreamingTranscriber:
     def stop_now(self) -> list[Event]:
         """Interrupted (Ctrl-C): the tentative words already shown close the utterance as final, without
         the decode that would have confirmed them; a decode still in flight is forgotten."""
-        self._in_flight = None
+        self._in_flight = []
         self._pending_end = self._pending_end if self._pending_end is not None else self.audio_end
         return self._close_utterance([], self.audio_end)
 
@@ -289,7 +299,7 @@ class StreamingTranscriber:
         In silence that is just the pad a speech start reaches back over, so a
         long quiet stretch never piles up in the buffer.
         """
-        busy = self.endpointer.in_speech or self._pending_end is not None or self._in_flight is not None
+        busy = self.endpointer.in_speech or self._pending_end is not None or bool(self._in_flight)
         if busy or self.agreement.hypothesis or self._holding:
             return self.window_start
         return max(self.window_start, self.audio_end - self.endpointer.pad_s - 0.1)
@@ -297,25 +307,33 @@ class StreamingTranscriber:
     @property
     def idle(self) -> bool:
         """Nothing in flight and nothing left to decode (the adapter may stop)."""
-        return self._in_flight is None and self.next_decode(peek=True) is None
+        return not self._in_flight and self.next_decode(peek=True) is None
 
     # --- scheduling ---------------------------------------------------------
 
-    def next_decode(self, peek: bool = False) -> DecodeRequest | None:
-        """The decode due now; ``peek`` only asks (it runs for every 32 ms of audio, so it builds no prompt)."""
-        if self._in_flight is not None:
+    def next_decode(self, peek: bool = False, overlap: bool = False) -> DecodeRequest | None:
+        """The decode due now; ``peek`` only asks (it runs for every 32 ms of audio, so it builds no prompt).
+
+        With ``overlap`` (the engine has a worker nobody else wants) a growing-window step
+        may start while another step runs: hypotheses then arrive twice as often, and
+        agreement, which needs two of them, comes sooner.  Pauses and ends never overlap.
+        """
+        if self._in_flight and not (overlap and len(self._in_flight) == 1 and self._in_flight[0].kind == "step"):
             return None
         request = self._choose()
-        if request is not None and not peek:
-            request = replace(request, prompt=self.agreement.prompt(before=self.window_start))
-            self._in_flight = request
+        if request is None or (self._in_flight and request.kind != "step"):
+            return None
+        if not peek:
+            prompt = self.agreement.prompt(before=self.window_start)
+            request = replace(request, prompt=prompt, overlapped=bool(self._in_flight))
+            self._in_flight.append(request)
+            self._last_step_end = request.end
             self._next_id += 1
         return request
 
     def abandon(self, request: DecodeRequest) -> None:
         """A decode failed: forget it (the audio stays; the next decode covers it again)."""
-        if self._in_flight is request:
-            self._in_flight = None
+        self._in_flight = [r for r in self._in_flight if r is not request]
 
     def _choose(self) -> DecodeRequest | None:
         prompt = ""  # filled in by next_decode
@@ -352,8 +370,10 @@ class StreamingTranscriber:
 
     def on_decoded(self, request: DecodeRequest, words: list[tuple[str, float, float]]) -> list[Event]:
         """``words`` are (text, start, end) relative to ``request.start``."""
-        self._in_flight = None
-        self._last_step_end = request.end
+        self.abandon(request)
+        if request.id < self._applied_id or (request.overlapped and request.start != self.window_start):
+            return []  # overtaken by a later decode, or the window moved on while this one ran
+        self._applied_id = request.id
         self._decoded_end = max(self._decoded_end, request.end)
         hypothesis = spoken_words([Word(t, request.start + s, request.start + e) for t, s, e in words])
         hypothesis = [w for w in hypothesis if w.start < request.end]
@@ -450,7 +470,7 @@ class StreamingTranscriber:
                 self._held_end = edge.time
                 self._holding = True
                 return []
-            if self._in_flight is None and self._decoded_end >= edge.time:
+            if not self._in_flight and self._decoded_end >= edge.time:
                 # The latest hypothesis already heard the whole utterance: flush it now, no decode.
                 has_words = bool(self.agreement.hypothesis) or self._utterance_words > 0
                 return self._close_utterance([], self._decoded_end) if has_words else []
