@@ -5,7 +5,7 @@
 Times each part of a short-window decode (best of several runs, one thread): the
 encoder at widths from 3 to 16 s of frames, the decoder for 1 to 30 generated tokens
 (beam 2), the alignment pass; then whole decodes of 1-8 s windows of samples/meeting.wav,
-whose excess over the parts is the ``rest`` (features and Python).  Prints the fitted
+whose excess over the parts is the ``rest`` (features and Python, a line in the tokens).  Prints the fitted
 ``DecodeCost`` per model and, to check it, predicted against measured whole decodes.
 The last line is one JSON object.
 """
@@ -60,20 +60,23 @@ def fit(name: str, audio: np.ndarray) -> dict[str, Any]:
     ids = tokenizer.encode(TEXT)
     aligned = [best(lambda n=n: ct2.align(encoded, tokenizer.sot_sequence, [ids[:n]], [800])) for n in (2, 10, 30)]
     a1, a0 = np.polyfit([2, 10, 30], aligned, 1)
-    parts = DecodeCost(encode=(float(a), float(b)), generate=(float(g0), float(g1)), align=(float(a0), float(a1)), rest=0.0)
+    parts = DecodeCost(
+        encode=(float(a), float(b)), generate=(float(g0), float(g1)), align=(float(a0), float(a1)), rest=(0.0, 0.0)
+    )
     checks = []
-    for seconds in (1, 2, 4, 8):
+    for seconds in (1, 2, 3, 4, 6, 8):
         job = WindowJob(audio[4 * 16000 : (4 + seconds) * 16000], "", "en")
         result = model.decode([job])[0]
         measured = best(lambda: model.decode([job]), runs=3)
         frames = encoder_width(len(job.audio) // HOP, int(model.tail_s * 100))
         checks.append((seconds, len(result.tokens), frames, measured))
-    rest = float(np.median([m - parts.seconds(f, t, False) for _, t, f, m in checks]))
-    fitted = DecodeCost(parts.encode, parts.generate, parts.align, max(rest, 0.0))
+    r1, r0 = np.polyfit([t for _, t, _, _ in checks], [m - parts.seconds(f, t, False) for _, t, f, m in checks], 1)
+    fitted = DecodeCost(parts.encode, parts.generate, parts.align, (float(r0), float(r1)))
     print(f"{name}: {fitted}")
+    in_use = DECODE_COST.get(name)
     for seconds, tokens, frames, measured in checks:
-        print(f"  {seconds} s window, {tokens} tokens: measured {measured:.3f} s, fitted {fitted.seconds(frames, tokens, False):.3f} s,"
-              f" in use {DECODE_COST[name].seconds(frames, tokens, False):.3f} s" if name in DECODE_COST else "")
+        line = f"  {seconds} s window, {tokens} tokens: measured {measured:.3f} s, fitted {fitted.seconds(frames, tokens, False):.3f} s"
+        print(line + (f", in use {in_use.seconds(frames, tokens, False):.3f} s" if in_use else ""))
     return {"model": name, "cost": fitted.__dict__, "checks": checks}
 
 

@@ -32,17 +32,19 @@ class DecodeCost:
 
     Fitted with the best of 3-5 wall times per part (bench/decode_cost.py): the encoder on the
     window plus its silence tail (``frames``, linear plus a little attention), the decoder per
-    generated token (beam 2), the alignment pass, the features, and the Python around them.
+    generated token (beam 2), the alignment pass, and the rest (features, word timing in Python),
+    which grows with the tokens too.
     Process CPU time is no substitute: it counted 0.1 s more than the wall time.
     """
 
     encode: tuple[float, float]  # seconds per frame, per frame squared
     generate: tuple[float, float]  # seconds, per token
     align: tuple[float, float]  # seconds, per token
-    rest: float  # features and the Python around the model calls
+    rest: tuple[float, float]  # seconds, per token: features and the Python around the model calls
 
     def seconds(self, frames: int, tokens: int, retried: bool) -> float:
-        took = self._encode(frames) + self._generate(tokens) + self.align[0] + self.align[1] * tokens + self.rest
+        took = self._encode(frames) + self._generate(tokens) + self.align[0] + self.align[1] * tokens
+        took += self.rest[0] + self.rest[1] * tokens
         if retried:  # the window looped and was decoded again at full padding
             took += self._encode(FULL_FRAMES) + self._generate(tokens)
         return took
@@ -54,9 +56,11 @@ class DecodeCost:
         return self.generate[0] + self.generate[1] * tokens
 
 
-DECODE_COST = {
-    "base": DecodeCost(encode=(1.18e-4, 2.0e-8), generate=(0.03, 0.0048), align=(0.024, 0.0006), rest=0.05),
-    "tiny.en": DecodeCost(encode=(0.45e-4, 0.8e-8), generate=(0.01, 0.0024), align=(0.009, 0.0005), rest=0.02),
+DECODE_COST = {  # python -m bench.decode_cost, idle machine (load 1.1)
+    "base": DecodeCost(encode=(8.43e-05, 4.69e-08), generate=(0.0312, 0.00489), align=(0.0245, 0.00051),
+                       rest=(-0.0147, 0.00710)),
+    "tiny.en": DecodeCost(encode=(4.34e-05, 1.83e-08), generate=(0.0050, 0.00359), align=(0.0114, 0.00054),
+                          rest=(-0.0030, 0.00346)),
 }
 
 
