@@ -223,7 +223,10 @@ async def test_two_viewers_and_a_late_viewer_gets_the_snapshot_first(make_server
 
     late = await open_ws(server)
     welcome_late = await view(late, welcome)
-    assert welcome_late == {"type": "welcome", "session": session_id, "role": "viewer", "options": {"snapshot": True}}
+    assert welcome_late == {
+        "type": "welcome", "session": session_id, "role": "viewer", "options": {"snapshot": True},
+        "resume_from": emitted[-1].seq,  # the seq the snapshot is as of: where this viewer would resume
+    }
     snapshot = [await recv_json(late) for _ in emitted]
     assert snapshot == [event.to_dict() for event in emitted]  # last frame, finals, current partial
 
