@@ -79,7 +79,11 @@ class SpeechEngine:
         self.scheduler = DecodeScheduler(max_batch=max_batch, tail_s=model.tail_s)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="whisper")
         self._running = 0
+        # Measured capacity counts the time a stream has a decode running, once: a lone speaker's
+        # overlapped decodes on the spare worker would otherwise make one session look like two
+        # and refuse the next (admission).
         self.busy = BusyMeter(workers)
+        self._counted_until: dict[EngineClient, float] = {}
 
     @property
     def queue_depth(self) -> int:
@@ -96,6 +100,7 @@ class SpeechEngine:
 
     def drop(self, client: EngineClient) -> None:
         self.scheduler.drop(client)
+        self._counted_until.pop(client, None)
 
     async def run_cpu(self, fn: Callable[..., T], *args: Any) -> T:
         """Other CPU-heavy work of a session (a speaker embedding: tens of ms) in the engine's bounded
@@ -127,12 +132,21 @@ class SpeechEngine:
         finally:
             self._running -= 1
         elapsed = time.perf_counter() - started
-        self.busy.add(started_at, time.monotonic())
+        self._count_busy([client for client, _, _ in work], started_at, time.monotonic())
         ENGINE_METRICS.decode_seconds.observe(elapsed)
         ENGINE_METRICS.batch_size.observe(len(work))
         for index, (client, token, _) in enumerate(work):
             client.deliver(token, outcome if isinstance(outcome, BaseException) else outcome[index])
         self._dispatch()
+
+    def _count_busy(self, clients: list[EngineClient], start: float, end: float) -> None:
+        """One worker busy from ``start`` to ``end``, less what a lone stream's earlier decode already counted."""
+        if len(clients) == 1:
+            start = max(start, self._counted_until.get(clients[0], start))
+        if end > start:
+            self.busy.add(start, end)
+        for client in clients:
+            self._counted_until[client] = max(end, self._counted_until.get(client, end))
 
 
 def engine_threads(config: Config) -> tuple[int, int]:

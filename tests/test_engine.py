@@ -180,11 +180,18 @@ async def live_speech(stage: SpeechStage, seconds: float) -> None:
 
 async def test_a_lone_speaker_overlaps_decodes_on_the_spare_worker():
     """Hypotheses come twice as often when a second worker would otherwise sit idle."""
-    model = OverlapModel(seconds=0.4)
-    stage = SpeechStage(Config(llm="none", asr_language="en"), lambda e: None, fake_engine(model, 2), wait_for_decodes=False)
-    await live_speech(stage, 4.0)
+    model = OverlapModel(seconds=0.6)
+    engine = fake_engine(model, 2)
+    engine.busy = BusyMeter(2, bucket_s=1000.0)  # one bucket: its peak is the total busy time
+    stage = SpeechStage(Config(llm="none", asr_language="en"), lambda e: None, engine, wait_for_decodes=False)
+    started = time.monotonic()
+    await live_speech(stage, 6.0)
     await stage.finish()
+    elapsed = time.monotonic() - started
     assert model.most == 2
+    # Measured capacity (admission) counts the time this speaker had a decode running, once: counted per
+    # decode, the overlapped ones would read more busy seconds than have passed (0.6 s x 15 in 7.9 s here).
+    assert engine.busy.peak(time.monotonic()) * 2 * 1000.0 <= elapsed
 
 
 async def test_no_overlap_while_another_stream_waits_for_a_worker():

@@ -3,7 +3,8 @@
 Admission uses it to refuse a session the machine cannot hear in real time, rather than let
 every session fall behind (``bench.sessions``: on 2 cores base holds one live session, tiny.en
 four).  A speaking stream keeps about one decode in flight, so its share of the workers is what
-the next session will cost too.  Plain bookkeeping: times are passed in.
+the next session will cost too (a lone speaker's second, overlapped decode on a spare worker is
+not counted: the engine leaves it out).  Plain bookkeeping: times are passed in.
 """
 
 from __future__ import annotations
