@@ -11,7 +11,6 @@ on their way to the session's bus; who is in the room is the :class:`~pipeline.p
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Any, Callable
@@ -19,6 +18,7 @@ from typing import Any, Callable
 import av
 import numpy as np
 
+from .alarm import Alarm
 from .config import Config
 from .engine import SpeechEngine
 from .events import (
@@ -132,7 +132,8 @@ class Room:
         self._interleave = Interleave(config.room_max_hold_s)
         self._clock = clock
         self._origin: float | None = None  # clock() at session time 0: the room's first audio
-        self._timer: asyncio.TimerHandle | None = None
+        # A held final is released by its deadline even if nobody says another word.
+        self._alarm = Alarm(clock, lambda: self._release(self._interleave.release(self._clock())))
         self.started = False  # participant.joined waits for session.started
         self.audio_seconds = 0.0  # of participants who left
         self.decode_seconds = 0.0
@@ -180,8 +181,7 @@ class Room:
         """The session ends: every participant leaves (each flushed)."""
         for name in list(self.streams):
             await self.leave(name)
-        if self._timer is not None:
-            self._timer.cancel()
+        self._alarm.cancel()
 
     def snapshot(self) -> list[Event]:
         """Who is in the room, for a late viewer."""
@@ -197,17 +197,4 @@ class Room:
         for final, number in released:
             final.utterance = number
             self.emit(final)
-        self._arm()
-
-    def _arm(self) -> None:
-        """A held final is released by its deadline even if nobody says another word."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        deadline = self._interleave.next_deadline()
-        if deadline is None:
-            return
-        delay = max(0.0, deadline - self._clock())
-        self._timer = asyncio.get_running_loop().call_later(
-            delay, lambda: self._release(self._interleave.release(self._clock()))
-        )
+        self._alarm.set(self._interleave.next_deadline())
