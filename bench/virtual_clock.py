@@ -95,8 +95,9 @@ class VirtualEngine:
     def advance(self, until: float) -> None:
         """Deliver every decode that finishes by ``until`` (each may ask for the next)."""
         while self._running and min(self._running)[0] <= until:
-            done, _, client, token, result = min(self._running)
-            self._running.remove(min(self._running))
+            first = min(self._running)
+            self._running.remove(first)
+            done, _, client, token, result = first
             self.now = done
             client.deliver(token, result)
             self._start()
