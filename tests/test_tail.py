@@ -142,3 +142,35 @@ async def test_a_viewer_reading_its_backlog_waits_out_a_store_outage() -> None:
     await store.append("s1", 51, ended("s1", 51))
     await asyncio.wait_for(reading, TIMEOUT_S)
     assert seqs(got) == list(range(11, 52))
+
+
+class SlowStart(MemoryStore):
+    """A store whose ``last_seq`` answers only when told: the node's reader starts late."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answer = asyncio.Event()
+
+    async def last_seq(self, session: str) -> int:
+        await self.answer.wait()
+        return await super().last_seq(session)
+
+
+async def test_an_event_logged_while_the_nodes_reader_starts_reaches_a_resuming_viewer() -> None:
+    # The reader follows from the last seq it finds when it starts; an event logged after the viewer read
+    # its backlog but before the reader looked was in neither, until a later event made the viewer re-read.
+    store = SlowStart()
+    await store.register("s1", "node-a", 1000.0)
+    await store.append("s1", 1, final("s1", 1))
+    tails = Tails(store, lambda data: data, poll_s=0.05)
+    got: list[bytes | Gap] = []
+    reading = asyncio.ensure_future(tails.feed("s1", 1, send=got.append, room=room).run(snapshot=False))
+    await asyncio.sleep(0.05)
+    await store.append("s1", 2, final("s1", 2))
+    store.answer.set()
+    async with asyncio.timeout(TIMEOUT_S):
+        while seqs(got) != [2]:
+            await asyncio.sleep(0.01)
+    await store.append("s1", 3, ended("s1", 3))
+    await asyncio.wait_for(reading, TIMEOUT_S)
+    assert seqs(got) == [2, 3]

@@ -81,6 +81,7 @@ class LogFeed(Generic[T]):
         only what comes from now on).  The caller cancels it when the viewer leaves."""
         tail = self._tails.join(self._session, self)
         try:
+            await tail.following.wait()  # read the log only once the tail follows it: nothing falls between
             if self._resume_from is None:
                 if snapshot:
                     await self._snapshot(started=self._started)
@@ -163,6 +164,7 @@ class SessionTail(Generic[T]):
     def __init__(self, tails: Tails[T], session: str):
         self.session = session
         self.feeds: set[LogFeed[T]] = set()
+        self.following = asyncio.Event()  # set once it knows where it starts (or stopped): feeds read after
         self._tails = tails
         self._failed = False
         self._task = asyncio.ensure_future(self._run())
@@ -171,6 +173,7 @@ class SessionTail(Generic[T]):
         tails = self._tails
         try:
             after = await patiently(lambda: tails.store.last_seq(self.session), Backoff())
+            self.following.set()
             async for entry in follow(tails.store, self.session, after, **tails.follow_options):
                 prepared = Prepared.of(entry, tails.prepare)
                 for feed in list(self.feeds):
@@ -181,6 +184,7 @@ class SessionTail(Generic[T]):
             log.exception("reading session %s from the log failed", self.session)
             self._failed = True
         finally:
+            self.following.set()
             tails.tail_over(self)
             for feed in list(self.feeds):
                 feed.tail_over(self._failed)
