@@ -20,7 +20,8 @@ from .audio import SAMPLE_RATE, AudioBuffer
 from .config import Config
 from .engine import SpeechEngine, check_language
 from .events import Error, Event
-from .policy.agreement import DecodedSegment, DecodeRequest, StreamingTranscriber, speech_words
+from .policy.agreement import DecodeRequest, StreamingTranscriber
+from .policy.hypotheses import DecodedSegment, speech_words
 from .policy.endpoint import Endpointer
 from .whisper import WindowJob, WindowResult
 
