@@ -13,7 +13,9 @@ Per sample and model:
   last word *and* the VAD's end-of-speech wait (``--vad-min-silence-ms``): what the
   engine adds once the endpointer has decided (p50/p90);
 - partial latency: how old the audio behind each partial is when it is shown;
-- streaming WER next to the same model's offline WER (faster-whisper, 30 s windows, beam 5);
+- streaming WER next to the same model's offline WER (faster-whisper, 30 s windows, beam 5),
+  and the revised WER: the transcript once each ``transcript.revised`` replaced its utterance's
+  finals, with how long after the utterance's end (and the end-of-speech wait) the revision came;
 - CPU seconds per audio second (the whole process: VAD, features, decodes).
 
 English-only models skip samples in other languages (the sample's .json names its language).
@@ -39,8 +41,9 @@ from faster_whisper.audio import decode_audio
 
 from pipeline.config import Config
 from pipeline.engine import load_engine
-from pipeline.events import Event, TranscriptFinal, TranscriptPartial
+from pipeline.events import Event, TranscriptFinal, TranscriptPartial, TranscriptRevised
 from pipeline.ingest import AudioChunk, MediaReader
+from pipeline.policy.revision import revised_transcript
 from pipeline.session import Session
 from pipeline.wer import normalise, word_error_rate
 
@@ -106,6 +109,10 @@ def measure(path: str, config: Config, clock: str, workers: int = 2) -> dict[str
         at - e.media_time for at, e in seen if isinstance(e, TranscriptPartial) and e.text and e.media_time is not None
     ]
     text = " ".join(e.text for _, e in finals if e.text)
+    revisions = [(at, e) for at, e in seen if isinstance(e, TranscriptRevised)]
+    revised = revised_transcript(e for _, e in seen)
+    closed_at = {e.utterance: e.words[-1][2] for _, e in finals if e.words}
+    revision_delay = [at - (closed_at[e.utterance] + end_wait) for at, e in revisions if e.utterance in closed_at]
     language = config.asr_language if config.asr_language != "auto" else sample_language(path)
     offline = engine.model.transcribe_offline(path, language=language)
     audio_s = speech.audio_seconds
@@ -123,11 +130,16 @@ def measure(path: str, config: Config, clock: str, workers: int = 2) -> dict[str
         "partial_latency_p90_s": percentile(partial, 90) if realtime else None,
         "wer_streaming": round(word_error_rate(reference, normalise(text)), 4),
         "wer_offline": round(word_error_rate(reference, normalise(offline)), 4),
+        "wer_revised": round(word_error_rate(reference, normalise(revised)), 4),
+        "revisions": len(revisions),
+        "revision_delay_p50_s": percentile(revision_delay, 50) if realtime else None,
+        "revision_delay_p90_s": percentile(revision_delay, 90) if realtime else None,
         "cpu_s_per_audio_s": round(cpu / audio_s, 3) if audio_s else None,
         "decodes": speech.decodes,
         "decode_s_per_audio_s": round(speech.decode_seconds / audio_s, 3) if audio_s else None,
     }
     print(f"  streamed: {text}", file=sys.stderr)
+    print(f"  revised:  {revised}", file=sys.stderr)
     print(f"  offline:  {offline}", file=sys.stderr)
     return result
 
@@ -144,6 +156,10 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
             ) if english else None,
             "mean_wer_streaming": round(sum(r["wer_streaming"] for r in mine) / len(mine), 4),
             "mean_wer_offline": round(sum(r["wer_offline"] for r in mine) / len(mine), 4),
+            "worst_english_revised_wer_gap_points": round(
+                max((r["wer_revised"] - r["wer_offline"]) * 100 for r in english), 2
+            ) if english else None,
+            "mean_wer_revised": round(sum(r["wer_revised"] for r in mine) / len(mine), 4),
         }
     return by_model
 
@@ -178,14 +194,15 @@ def main() -> None:
             result = measure(sample, config, clock, args.virtual_workers)
             runs.append(result)
             print(json.dumps(result), file=sys.stderr, flush=True)
-    header = ("model", "sample", "commit p50", "p90", "end->final p50", "p90", "partial p50", "WER stream", "offline",
-              "cpu/s")
+    header = ("model", "sample", "commit p50", "p90", "end->final p50", "p90", "partial p50", "WER stream", "revised",
+              "offline", "revision p50", "cpu/s")
     print(" | ".join(header))
     for r in runs:
         print(" | ".join(str(v) for v in (
             r["model"], Path(r["sample"]).name, r["commit_latency_p50_s"], r["commit_latency_p90_s"],
             r["speech_end_to_final_p50_s"], r["speech_end_to_final_p90_s"], r["partial_latency_p50_s"],
-            f"{r['wer_streaming']:.1%}", f"{r['wer_offline']:.1%}", r["cpu_s_per_audio_s"],
+            f"{r['wer_streaming']:.1%}", f"{r['wer_revised']:.1%}", f"{r['wer_offline']:.1%}",
+            r["revision_delay_p50_s"], r["cpu_s_per_audio_s"],
         )))
     print(json.dumps({
         "bench": "asr_stream", "clock": clock, "load_average": os.getloadavg()[0],

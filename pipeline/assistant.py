@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .alarm import Alarm
 from .config import Config
-from .events import Error, Event, TranscriptFinal, TranscriptPartial, TwinState, VisionObservation
+from .events import Error, Event, TranscriptFinal, TranscriptPartial, TranscriptRevised, TwinState, VisionObservation
 from .generation import Generator
 from .llm.base import Backend, LLMError
 from .llm_calls import Caller, StreamStats
@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     from .vision import Keyframe
 
 log = logging.getLogger(__name__)
+
+KEEP_LINES = 16  # recent utterances whose revision may still come
 
 
 class Assistant:
@@ -91,6 +93,7 @@ class Assistant:
             assistant_names=assistant_names,
         )
         self.utterances = UtteranceGrouper()
+        self._lines: dict[int, tuple[float, str, str]] = {}  # utterance number -> (at, line, text) in the window
         self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
         # Without a model (--llm none with twin_without_llm) the twin comes from the rules alone
         # and questions are answered from the twin or by quoting what was said.
@@ -182,9 +185,16 @@ class Assistant:
                 event.speaker_name or event.speaker,
             )
             for utterance in done:
-                self._on_utterance(utterance)
+                line = self._on_utterance(utterance)
+                if event.utterance_end and utterance is done[-1]:
+                    self._lines[event.utterance] = (utterance.start, line, utterance.text)
+                    while len(self._lines) > KEEP_LINES:
+                        del self._lines[next(iter(self._lines))]
             if not done:
                 return
+        elif isinstance(event, TranscriptRevised):
+            self._on_revision(event)
+            return
         elif isinstance(event, TranscriptPartial):
             for utterance in self.utterances.on_speech(event.start):
                 self._on_utterance(utterance)
@@ -206,8 +216,20 @@ class Assistant:
         self.folder.take_evicted()
         self._arm_timer()
 
-    def _on_utterance(self, utterance: Utterance) -> None:
-        """A whole utterance: into the window, the session index and the rules, then to the driver."""
+    def _on_revision(self, revision: TranscriptRevised) -> None:
+        """An utterance decoded again once it ended: its line in the window (while still in the tail) and
+        what grounding has heard take the revised words; nothing is asked of the model for it."""
+        said = self._lines.pop(revision.utterance, None)
+        if said is None:
+            return
+        at, line, text = said
+        revised = line[: len(line) - len(text)] + revision.text
+        self.window.revise(at, line, revised)
+        self.heard.add(revised)
+
+    def _on_utterance(self, utterance: Utterance) -> str:
+        """A whole utterance: into the window, the session index and the rules, then to the driver;
+        returns the line the window got."""
         # "Tom: I will ..." (or "S2: ..." before the voice gave a name): the prompt says who "I" is.
         line = f"{utterance.speaker}: {utterance.text}" if utterance.speaker else utterance.text
         self.window.add(utterance.start, line)
@@ -224,6 +246,7 @@ class Assistant:
         self.twin_jobs.on_utterance()
         self.folder.take_evicted()
         self._arm_timer()
+        return line
 
     # --- commands -----------------------------------------------------------------
 

@@ -198,6 +198,25 @@ class TranscriptFinal(Event):
     speaker_name: str = ""
 
 
+@dataclass(kw_only=True)
+class TranscriptRevised(Event):
+    """Utterance ``utterance`` decoded again, whole, once it ended: its text replaces the text of that
+    utterance's finals (``replaces``, as committed).  At most one per utterance, after its last final,
+    and only when the words differ; finals themselves are never revised.  ``speaker`` and
+    ``speaker_name`` are the utterance's, as on its last final."""
+
+    type: ClassVar[str] = "transcript.revised"
+    text: str
+    start: float
+    end: float
+    words: list[list[Any]] = field(default_factory=list)
+    utterance: int = 0
+    language: str = ""
+    replaces: str = ""
+    speaker: str = ""
+    speaker_name: str = ""
+
+
 # --- language model ----------------------------------------------------------
 
 

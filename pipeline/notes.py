@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from typing import Any, TextIO
 
 import jsonpatch
 
-from .events import Event, SessionEnded, TranscriptFinal, TwinPatch, TwinState
+from .events import Event, SessionEnded, TranscriptFinal, TranscriptRevised, TwinPatch, TwinState
 from .outputs import clock
 from .policy.utterances import Utterance, UtteranceGrouper
 
@@ -99,14 +100,21 @@ class MarkdownOutput:
         self._out = out
         self._grouper = UtteranceGrouper()
         self._paragraphs: list[Utterance] = []
+        self._numbered: dict[int, int] = {}  # an utterance's number -> its paragraph (for its revision)
         self._twin = TwinMirror()
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, TranscriptFinal):
-            self._paragraphs += self._grouper.add(
+            done = self._grouper.add(
                 event.text, event.start, event.end, event.utterance, event.utterance_end,
                 event.speaker_name or event.speaker,
             )
+            self._paragraphs += done
+            if event.utterance_end and done:
+                self._numbered[event.utterance] = len(self._paragraphs) - 1
+        elif isinstance(event, TranscriptRevised) and event.utterance in self._numbered:
+            index = self._numbered.pop(event.utterance)
+            self._paragraphs[index] = replace(self._paragraphs[index], text=event.text)
         elif isinstance(event, (TwinState, TwinPatch)):
             self._twin.apply(event)
         elif isinstance(event, SessionEnded):

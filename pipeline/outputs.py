@@ -26,6 +26,7 @@ from .events import (
     SessionEnded,
     TranscriptFinal,
     TranscriptPartial,
+    TranscriptRevised,
     TwinPatch,
     TwinState,
     VisionObservation,
@@ -76,6 +77,9 @@ class TextOutput:
         elif isinstance(event, TranscriptPartial):
             self._print_paragraphs(self._utterances.on_speech(event.start))
             self._show_speaking(event.text)
+        elif isinstance(event, TranscriptRevised):
+            who = event.speaker_name or event.speaker
+            self._print(f"[{clock(event.start)}] {who + ': ' if who else ''}{event.text}  (revised)")
         elif isinstance(event, AssistantStarted):
             self._answers[event.generation] = ""
         elif isinstance(event, AssistantSwitched):

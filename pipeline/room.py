@@ -28,6 +28,7 @@ from .events import (
     Progress,
     TranscriptFinal,
     TranscriptPartial,
+    TranscriptRevised,
 )
 from .policy.room import Interleave, Member, Roster
 from .speech import SpeechStage
@@ -92,9 +93,9 @@ class RoomStream:
         offset = self.offset or 0.0
         if event.media_time is not None:
             event.media_time = round(event.media_time + offset, 3)
-        if isinstance(event, (TranscriptFinal, TranscriptPartial)):
+        if isinstance(event, (TranscriptFinal, TranscriptPartial, TranscriptRevised)):
             event.start = round(event.start + offset, 3)
-        if isinstance(event, TranscriptFinal):
+        if isinstance(event, (TranscriptFinal, TranscriptRevised)):
             event.end = round(event.end + offset, 3)
             event.words = [[w[0], round(w[1] + offset, 3), round(w[2] + offset, 3), *w[3:]] for w in event.words]
         if isinstance(event, Progress):
@@ -105,6 +106,10 @@ class RoomStream:
         if isinstance(event, TranscriptFinal):
             event.speaker = event.speaker_name = self.name
             self.room.interleave_final(self.name, event)
+            return
+        if isinstance(event, TranscriptRevised):
+            event.speaker = event.speaker_name = self.name
+            self.room.revise(self.name, event)
             return
         if isinstance(event, TranscriptPartial):
             event.speaker = self.name
@@ -193,8 +198,12 @@ class Room:
         )
         self._release(released)
 
-    def _release(self, released: list[tuple[TranscriptFinal, int]]) -> None:
-        for final, number in released:
-            final.utterance = number
-            self.emit(final)
+    def revise(self, name: str, revision: TranscriptRevised) -> None:
+        """A participant's utterance revised: sent under the room's number, after its last final."""
+        self._release(self._interleave.revise(name, revision, utterance=revision.utterance))
+
+    def _release(self, released: list[tuple[TranscriptFinal | TranscriptRevised, int]]) -> None:
+        for event, number in released:
+            event.utterance = number
+            self.emit(event)
         self._alarm.set(self._interleave.next_deadline())

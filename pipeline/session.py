@@ -29,6 +29,7 @@ from .events import (
     SessionStarted,
     TranscriptFinal,
     TranscriptPartial,
+    TranscriptRevised,
     TwinState,
     VisionObservation,
 )
@@ -213,6 +214,8 @@ class Session:
     def _remember(self, event: Event) -> None:
         if isinstance(event, TranscriptFinal):
             self._recent.add(event, event)
+        elif isinstance(event, TranscriptRevised):
+            self._recent.revise(event.utterance, event)
         elif isinstance(event, TranscriptPartial):
             self._partials[event.speaker] = event
         elif isinstance(event, VisionObservation):

@@ -32,7 +32,7 @@ import numpy as np
 
 from .audio import SAMPLE_RATE
 from .config import Config
-from .events import Event, TranscriptFinal
+from .events import Event, TranscriptFinal, TranscriptRevised
 from .policy.speakers import SpeakerClusters, SpeakerNames
 from .voice_encoder import (
     EncoderUnavailable,
@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 BATCH_PARTIALS = 3
 KEEP_S = 30.0  # audio kept behind the newest sample when no utterance needs older
 MAX_KEEP_S = 120.0  # never more, whatever an utterance still needs
+KEEP_LABELS = 16  # utterances whose label a late revision can still take
 
 RunCpu = Callable[..., Awaitable[Any]]  # run(fn, *args) in the bounded CPU pool
 
@@ -107,6 +108,7 @@ class SpeakerStage:
         self._open: _Utterance | None = None
         self._closing: deque[_Utterance] = deque()  # ended, waiting for their last partials
         self._held: deque[Event] = deque()  # speech events behind an unlabelled utterance end
+        self._labels: dict[int, tuple[str, str]] = {}  # recent utterances' labels, for their revisions
         self._job: asyncio.Future[Any] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
@@ -139,7 +141,7 @@ class SpeakerStage:
         elif self._held:
             self._held.append(event)
         else:
-            self._emit(event)
+            self._out(event)
         self._kick()
 
     async def drain(self) -> None:
@@ -246,6 +248,9 @@ class SpeakerStage:
             log.info("%s said the name %r but it was not taken (a guessed label, or named already)", assignment.label, name)
         final.speaker = assignment.label
         final.speaker_name = self.clusters.name_of(assignment.label)
+        self._labels[final.utterance] = (final.speaker, final.speaker_name)
+        while len(self._labels) > KEEP_LABELS:
+            del self._labels[next(iter(self._labels))]
         self.embedded_audio_s += utterance.duration
         self.holds.append(time.perf_counter() - utterance.held_at)
         log.debug("utterance %d (%.1f s) -> %s %s (similarity %.3f%s)", utterance.id, utterance.duration,
@@ -255,7 +260,13 @@ class SpeakerStage:
         """Emit held events up to the next utterance end still waiting for its label."""
         waiting = {id(u.final) for u in self._closing}
         while self._held and id(self._held[0]) not in waiting:
-            self._emit(self._held.popleft())
+            self._out(self._held.popleft())
+
+    def _out(self, event: Event) -> None:
+        """Emit; a revision (it follows its utterance's last final) takes that final's label."""
+        if isinstance(event, TranscriptRevised) and event.utterance in self._labels:
+            event.speaker, event.speaker_name = self._labels[event.utterance]
+        self._emit(event)
 
     # --- audio ---------------------------------------------------------------------------------------
 

@@ -90,6 +90,7 @@ class SpeechStage:
             step_s=config.asr_step_s or (1.0 if wait_for_decodes else 0.25),
             max_window_s=config.asr_max_window_s,
             language_window_s=DETECT_FROM_S,
+            revise_within_s=config.asr_revise_s,
         )
         if self.language != "auto":
             self._policy.language = self.language
@@ -164,6 +165,8 @@ class SpeechStage:
         if overlap and not self._engine.spare:
             return
         request = self._policy.next_decode(peek=True, overlap=overlap)
+        if request is not None and request.kind == "revise" and not self._engine.spare:
+            return  # a revision takes only the engine's spare time (asked again with the next audio)
         if request is not None:
             self._wanted = True
             self._engine.want(self, request.kind, request.end - request.start)

@@ -235,7 +235,7 @@ def test_speech_end_flushes_the_latest_hypothesis_at_once_when_it_heard_the_end(
     finals = [e for e in out if isinstance(e, TranscriptFinal)]
     assert [(e.text, e.utterance, e.utterance_end) for e in finals] == [("we decided", 1, True)]
     assert out[-1] == TranscriptPartial(text="", start=out[-1].start, media_time=out[-1].media_time)
-    assert policy.next_decode() is None  # no extra decode for the end
+    assert policy.next_decode().kind == "revise"  # no extra decode for the end, only its revision
 
 
 def test_speech_end_decodes_once_more_when_the_latest_hypothesis_missed_the_end():
@@ -249,7 +249,7 @@ def test_speech_end_decodes_once_more_when_the_latest_hypothesis_missed_the_end(
     out = policy.on_decoded(request, [(" we", 0.1, 0.4), (" decided", 0.4, 0.95)])
     finals = [e for e in out if isinstance(e, TranscriptFinal)]
     assert [(e.text, e.utterance_end) for e in finals] == [("we decided", True)]
-    assert policy.next_decode() is None
+    assert policy.next_decode().kind == "revise"
 
 
 def test_utterances_are_numbered_and_closed_even_when_a_pause_committed_everything():
@@ -296,6 +296,9 @@ def test_source_end_flushes_open_speech():
     assert request is not None and request.kind == "final"
     out = policy.on_decoded(request, [(" hello", 0.0, 0.5), (" there", 0.5, 1.1)])
     assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["hello there"]
+    assert not policy.idle  # the utterance's revision is still due
+    revision = policy.next_decode()
+    assert policy.on_decoded(revision, [(" hello", 0.3, 0.8), (" there", 0.8, 1.4)]) == []  # the same words
     assert policy.idle
 
 
@@ -386,7 +389,7 @@ def test_a_held_utterance_is_flushed_in_the_best_guess_when_nobody_goes_on():
     assert request is not None and request.kind == "final" and request.start == 0.0
     out = policy.on_decoded(request, [(" Hello?", 0.1, 0.9)])
     assert [(e.text, e.utterance_end) for e in out if isinstance(e, TranscriptFinal)] == [("Hello?", True)]
-    assert policy.idle
+    assert policy.next_decode(peek=True).kind == "revise"
 
 
 def test_a_held_utterance_is_flushed_when_the_source_ends():

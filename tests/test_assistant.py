@@ -19,6 +19,7 @@ from pipeline.events import (
     Event,
     TranscriptFinal,
     TranscriptPartial,
+    TranscriptRevised,
     TwinPatch,
     TwinState,
     VisionObservation,
@@ -687,3 +688,19 @@ async def test_labelled_finals_reach_the_prompt_as_speaker_lines_and_i_will_gets
     owners = {i["text"]: i["owner"] for i in h.assistant.twin_updater.rules.draft()["action_items"]}
     assert owners == {"fix the failing tests": "unassigned", "write the store listing": "Priya"}
     assert not h.assistant.heard.mentions("S3")  # the label is not evidence of a person
+
+
+async def test_a_revised_utterance_replaces_its_line_in_the_window_and_grounding_hears_it():
+    bus = EventBus("test")
+    assistant = Assistant(Config(llm="none"), None, bus.emit)
+    bus.subscribe(assistant.on_event)
+    await assistant.start()
+    bus.emit(TranscriptFinal(text="Ask Greg", start=1.0, end=1.5, utterance=1, speaker="S1", speaker_name="Tom"))
+    bus.emit(TranscriptFinal(text="for the keys.", start=1.5, end=2.5, utterance=1, utterance_end=True,
+                             speaker="S1", speaker_name="Tom"))
+    bus.emit(TranscriptRevised(text="Ask Priya for the keys.", start=1.0, end=2.5, utterance=1,
+                               replaces="Ask Greg for the keys.", speaker="S1", speaker_name="Tom"))
+    await assistant.close()
+    assert "[1.0s] Tom: Ask Priya for the keys.\n" in assistant.window.context_text()
+    assert "Greg" not in assistant.window.context_text()
+    assert assistant.heard.mentions("Priya")

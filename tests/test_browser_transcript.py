@@ -18,7 +18,16 @@ import srt
 from playwright.async_api import async_playwright
 
 from pipeline.config import Config
-from pipeline.events import SessionEnded, TranscriptFinal, TranscriptPartial, TwinPatch, TwinState, from_dict, from_json
+from pipeline.events import (
+    SessionEnded,
+    TranscriptFinal,
+    TranscriptPartial,
+    TranscriptRevised,
+    TwinPatch,
+    TwinState,
+    from_dict,
+    from_json,
+)
 from pipeline.notes import MarkdownOutput, TwinMirror
 from pipeline.outputs import clock
 from pipeline.session import Session
@@ -45,10 +54,20 @@ def words(text: str) -> str:
 
 
 def utterances(events) -> list[tuple[float, str]]:
+    """(start, text) per utterance as the page shows it: a revised one with its revision's words."""
     grouped: dict[int, list[TranscriptFinal]] = {}
     for final in (e for e in events if isinstance(e, TranscriptFinal) and e.text.strip()):
         grouped.setdefault(final.utterance, []).append(final)
-    return [(parts[0].start, " ".join(words(p.text) for p in parts)) for parts in grouped.values()]
+    revised = {e.utterance: words(e.text) for e in events if isinstance(e, TranscriptRevised)}
+    return [(parts[0].start, revised.get(number) or " ".join(words(p.text) for p in parts))
+            for number, parts in grouped.items()]
+
+
+def spans_shown(events) -> int:
+    """A span per final with words; a revised utterance's finals are one span of its revision."""
+    revised = {e.utterance for e in events if isinstance(e, TranscriptRevised)}
+    said = [e.utterance for e in events if isinstance(e, TranscriptFinal) and e.text]
+    return sum(1 for u in said if u not in revised) + len(revised & set(said))
 
 
 def speakers_of(events) -> list[str]:
@@ -144,7 +163,7 @@ async def test_transcript_reads_like_one_at_360_px(make_server):
         await push_until(lambda: pushed >= 30 * 16_000)
         await page.wait_for_function(
             "(n) => document.querySelectorAll('#transcript .final').length >= n",
-            arg=sum(1 for e in events if isinstance(e, TranscriptFinal) and e.text), timeout=TIMEOUT_MS,
+            arg=spans_shown(events), timeout=TIMEOUT_MS,
         )
         scroller = await page.evaluate(
             "() => { const s = document.querySelector('#transcript'); return [s.scrollTop, s.scrollHeight, s.clientHeight]; }"
@@ -265,17 +284,18 @@ async def test_the_pages_subtitles_and_notes_agree_with_python(make_server, meet
         page = await browser.new_page()
         await page.goto(f"http://127.0.0.1:{server.port}/exports.js")
         for events in cases:
-            finals = [e.to_dict() for e in events if isinstance(e, TranscriptFinal)]
+            said = [e.to_dict() for e in events if isinstance(e, (TranscriptFinal, TranscriptRevised))]
             twin = TwinMirror()
             for event in events:
                 if isinstance(event, (TwinState, TwinPatch)):
                     twin.apply(event)
             page_docs = await page.evaluate(
-                """async ([finals, twin]) => {
-                    const { subtitles, meetingNotes } = await import('/exports.js');
-                    return [subtitles(finals, 'srt'), subtitles(finals, 'vtt'), meetingNotes(finals, twin)];
+                """async ([said, twin]) => {
+                    const { subtitles, meetingNotes, revisedFinals } = await import('/exports.js');
+                    const finals = said.filter((event) => event.type === 'transcript.final');
+                    return [subtitles(finals, 'srt'), subtitles(finals, 'vtt'), meetingNotes(revisedFinals(said), twin)];
                 }""",
-                [finals, twin.state],
+                [said, twin.state],
             )
             python_docs = [
                 render(SubtitleOutput, events, "srt"), render(SubtitleOutput, events, "vtt"), render(MarkdownOutput, events)

@@ -239,3 +239,18 @@ def test_without_a_volatile_share_the_window_counts_only_its_front():
     before = window.front_tokens
     window.render("Task.", twin_state={"items": ["word " * 2000]})
     assert window.front_tokens == before
+
+
+def test_a_revised_utterance_replaces_its_line_in_the_tail_and_never_a_sealed_block():
+    window = make_window(block=64)
+    window.add(1.0, "Tom: it beats our own servant's time")
+    window.add(2.0, "Ann: and then?")
+    assert window.revise(1.0, "Tom: it beats our own servant's time", "Tom: it beats around 70 times")
+    assert "[1.0s] Tom: it beats around 70 times\n[2.0s] Ann: and then?" in window.context_text()
+    assert "servant" not in window.context_text()
+    assert not window.revise(2.0, "Ann: something else", "Ann: no")  # not what was added
+    for i in range(3, 40):
+        window.add(float(i), utterance(i))
+    sealed = window.context_text()
+    assert not window.revise(2.0, "Ann: and then?", "Ann: and when?")  # sealed: the front stays stable
+    assert window.context_text() == sealed

@@ -29,6 +29,7 @@ from pipeline.events import (
     SessionEnded,
     TranscriptFinal,
     TranscriptPartial,
+    TranscriptRevised,
     TwinPatch,
     TwinState,
 )
@@ -59,13 +60,16 @@ def spoken_words(events) -> list[str]:
     return " ".join(f.text for f in finals_of(events)).split()
 
 
-def utterances(events) -> list[tuple[float, str]]:
-    """(start, text) of each utterance, by the finals' own utterance numbers."""
+def utterances(events, revised: bool = False) -> list[tuple[float, str]]:
+    """(start, text) of each utterance, by the finals' own utterance numbers (``revised``: the text of its
+    ``transcript.revised`` when it has one)."""
     grouped: dict[int, list[TranscriptFinal]] = {}
     for final in finals_of(events):
         if final.text.strip():
             grouped.setdefault(final.utterance, []).append(final)
-    return [(parts[0].start, " ".join(" ".join(p.text.split()) for p in parts)) for parts in grouped.values()]
+    revisions = {e.utterance: " ".join(e.text.split()) for e in events if isinstance(e, TranscriptRevised) and revised}
+    return [(parts[0].start, revisions.get(number) or " ".join(" ".join(p.text.split()) for p in parts))
+            for number, parts in grouped.items()]
 
 
 def speakers(events) -> list[str]:
@@ -128,7 +132,8 @@ def test_markdown_holds_the_final_twin_and_a_paragraph_per_utterance(meeting_eve
     text = render(MarkdownOutput, meeting_events)
     notes, transcript = text.split("\n## Transcript\n\n")
     paragraphs = transcript.strip().split("\n\n")
-    expected = utterances(meeting_events)
+    expected = utterances(meeting_events, revised=True)
+    assert expected != utterances(meeting_events), "no utterance of the meeting was revised: nothing to check"
     assert len(paragraphs) == len(expected) >= 5
     for paragraph, (start, said), who in zip(paragraphs, expected, speakers(meeting_events)):
         assert paragraph == f"**{clock(start)}** " + (f"**{who}:** " if who else "") + said
@@ -155,8 +160,13 @@ def test_terminal_view_prints_a_paragraph_per_utterance(meeting_events):
     printed = render(TextOutput, meeting_events, io.StringIO(), live=False).splitlines()
     who = speakers(meeting_events)
     assert all(who)  # speaker labels are on by default: every paragraph names its voice
-    assert [line for line in printed if line.startswith("[")] == [
+    assert [line for line in printed if line.startswith("[") and not line.endswith("(revised)")] == [
         f"[{clock(start)}] {speaker}: {said}" for (start, said), speaker in zip(utterances(meeting_events), who)
+    ]
+    revisions = [e for e in meeting_events if isinstance(e, TranscriptRevised)]
+    assert revisions and all(r.speaker for r in revisions)  # a revision takes its utterance's label
+    assert [line for line in printed if line.endswith("(revised)")] == [
+        f"[{clock(r.start)}] {r.speaker_name or r.speaker}: {' '.join(r.text.split())}  (revised)" for r in revisions
     ]
 
 

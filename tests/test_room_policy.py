@@ -79,6 +79,18 @@ def test_a_stream_that_leaves_gives_up_the_floor_with_what_it_held():
     assert push(room, "Priya", "priya-2", 2, 5.0, True, now=6.0) == [("priya-2", 3)]
 
 
+def test_a_revision_goes_out_under_the_rooms_number_after_its_utterances_last_final():
+    room = Interleave(max_hold_s=10.0)
+    push(room, "Tom", "tom-1", 1, 0.0, False, now=0.0)
+    assert push(room, "Priya", "priya-1", 1, 0.5, True, now=1.0) == []  # held behind Tom
+    assert room.revise("Priya", "priya-1 revised", utterance=1) == []  # so is her revision
+    assert push(room, "Tom", "tom-1 end", 1, 0.0, True, now=2.0) == [
+        ("tom-1 end", 1), ("priya-1", 2), ("priya-1 revised", 2)]
+    assert room.revise("Tom", "tom-1 revised", utterance=1) == [("tom-1 revised", 1)]  # already out
+    assert room.revise("Tom", "again", utterance=1) == []  # one revision per utterance
+    assert room.revise("Nobody", "?", utterance=1) == []
+
+
 def test_i_will_is_the_named_participants_task():
     """What a room's assistant hands the rules: each utterance with its participant's name."""
     rules = RuleExtractor()

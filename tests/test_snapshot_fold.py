@@ -6,6 +6,7 @@ from pipeline.events import (
     Event,
     TranscriptFinal,
     TranscriptPartial,
+    TranscriptRevised,
     TwinPatch,
     TwinState,
     VisionObservation,
@@ -59,3 +60,20 @@ def test_an_empty_log_is_an_empty_snapshot_and_an_out_of_order_patch_waits() -> 
     for event, data in log_of([TwinPatch(version=5, patch=[]), TranscriptPartial(text="", start=0.0)]):
         fold.add(event, data)
     assert fold.events() == []  # no twin.state to patch yet, and an empty partial shows nothing
+
+
+def test_a_revision_follows_its_utterances_finals_and_goes_with_them() -> None:
+    events: list[Event] = []
+    for utterance in (1, 2, 3):
+        events.append(TranscriptFinal(text=f"u{utterance}", start=utterance, end=utterance + 0.5, utterance=utterance,
+                                      utterance_end=True))
+        if utterance == 2:
+            events.append(TranscriptFinal(text="late", start=2.6, end=2.7, utterance=3))  # the next one began
+            events.append(TranscriptRevised(text="u2 revised", start=2, end=2.5, utterance=2))
+    events.insert(1, TranscriptRevised(text="u1 revised", start=1, end=1.5, utterance=1))
+    fold = SnapshotFold("s1", recent_utterances=2)
+    for event, data in log_of(events):
+        fold.add(event, data)
+    shown = [(e.type, e.text) for e in (from_json(data.decode()) for data in fold.events())]  # type: ignore[attr-defined]
+    assert shown == [("transcript.final", "u2"), ("transcript.revised", "u2 revised"),
+                     ("transcript.final", "late"), ("transcript.final", "u3")]

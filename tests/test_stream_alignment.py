@@ -17,8 +17,9 @@ import pytest
 
 from pipeline.config import Config
 from pipeline.engine import load_engine
-from pipeline.events import TranscriptFinal
+from pipeline.events import Event, TranscriptFinal, TranscriptRevised
 from pipeline.ingest import MediaReader
+from pipeline.policy.revision import revised_transcript
 from pipeline.session import Session, run_reader
 from pipeline.wer import normalise
 
@@ -84,11 +85,15 @@ async def test_streaming_neither_drops_nor_doubles_words(sample):
     config = replace(Config(llm="none"), asr_step_s=0.5)
     session = Session(config, source=str(sample), realtime=False)
     finals: list[TranscriptFinal] = []
+    said: list[Event] = []
     session.bus.subscribe(lambda e: finals.append(e) if isinstance(e, TranscriptFinal) else None)
+    session.bus.subscribe(lambda e: said.append(e) if isinstance(e, (TranscriptFinal, TranscriptRevised)) else None)
     assert await run_reader(session, MediaReader(str(sample), realtime=False, video=False))
     streamed = normalise(" ".join(f.text for f in finals))
     offline = normalise(load_engine(config).model.transcribe_offline(str(sample), meta.get("language", "en")))
     assert gaps(streamed, offline) == [], " ".join(streamed)
+    revised = normalise(revised_transcript(said))  # nor does the second reading of each utterance
+    assert gaps(revised, offline) == [], " ".join(revised)
     # The language is known once 3 s of speech were heard; a shorter first utterance may be a guess.
     assert {f.language for f in finals if f.utterance > 1} == {meta.get("language", "en")}
     ends = [f for f in finals if f.utterance_end]

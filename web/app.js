@@ -153,6 +153,9 @@ function onEvent(event) {
     case 'transcript.partial':
       transcript.partial(event);
       break;
+    case 'transcript.revised':
+      transcript.revised(event);
+      break;
     case 'assistant.started':
       answerFor(event.generation, event.trigger + (event.route ? ` · ${event.backend}` : ''));
       break;

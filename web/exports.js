@@ -160,6 +160,31 @@ function notesSections(twin) {
   ];
 }
 
+// The finals as the page shows them, for the notes: a revised utterance (transcript.revised) becomes one
+// final with the revision's words, its first final's start and its last final's label, as
+// pipeline/notes.py writes it; subtitles keep the commits, as pipeline/subtitles.py streams them.
+export function revisedFinals(events) {
+  const revisions = new Map();
+  const firstStart = new Map();
+  for (const event of events) {
+    if (event.type === 'transcript.revised') revisions.set(event.utterance, event);
+    else if (event.type === 'transcript.final' && event.text.trim() && !firstStart.has(event.utterance)) {
+      firstStart.set(event.utterance, event.start);
+    }
+  }
+  const out = [];
+  for (const event of events) {
+    if (event.type !== 'transcript.final') continue;
+    const revision = event.utterance ? revisions.get(event.utterance) : undefined;
+    if (!revision) out.push(event);
+    else if (event.utterance_end) {
+      const start = firstStart.get(event.utterance) ?? revision.start;
+      out.push({ ...event, text: revision.text, start, end: revision.end, words: revision.words });
+    }
+  }
+  return out;
+}
+
 // The twin's state (or null) as notes, then the finals as a paragraph per utterance.
 export function meetingNotes(finals, twin) {
   const grouper = new UtteranceGrouper();

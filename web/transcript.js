@@ -3,7 +3,7 @@
 // to screen readers (a polite live region), and the download buttons.
 
 import { el } from './dom.js';
-import { clock, jsonLines, meetingNotes, subtitles } from './exports.js';
+import { clock, jsonLines, meetingNotes, revisedFinals, subtitles } from './exports.js';
 import { UtteranceGrouper, normalise } from './utterances.js';
 
 const AT_BOTTOM_PX = 24;
@@ -54,6 +54,7 @@ export class TranscriptView {
         if (!this.current) this.current = this.paragraph(event.start);
         if (!this.current.dataset.key) { // the first final of the utterance: it starts the paragraph
           this.current.dataset.key = key;
+          if (event.utterance) this.current.dataset.utterance = String(event.utterance);
           this.stamp(this.current, event.start);
         }
         this.tentative.remove();
@@ -64,6 +65,26 @@ export class TranscriptView {
       else if (this.current?.dataset.key === String(this.grouper.lastKey)) this.label(this.current, event);
       if (!this.grouper.open) this.closeParagraph();
       this.showPartial('');
+    });
+  }
+
+  // The utterance decoded again once it ended: its words replace the paragraph's finals (marked, so a
+  // reader sees the text changed); the time and the speaker stay.
+  revised(event) {
+    const paragraphs = this.scroller.querySelectorAll(`p.utterance[data-utterance="${Number(event.utterance)}"]`);
+    const paragraph = paragraphs[paragraphs.length - 1];
+    const text = normalise(event.text);
+    if (!paragraph || !text) return;
+    this.update(() => {
+      const finals = [...paragraph.querySelectorAll('.final')];
+      if (!finals.length) return;
+      const span = el('span', text, 'final revised');
+      span.title = `revised once the utterance ended (was: ${normalise(event.replaces)})`;
+      finals[0].replaceWith(span);
+      for (const old of finals.slice(1)) {
+        if (old.previousSibling?.nodeType === Node.TEXT_NODE) old.previousSibling.remove();
+        old.remove();
+      }
     });
   }
 
@@ -151,7 +172,7 @@ export class TranscriptView {
 // The download buttons (data-format md | srt | vtt | jsonl): documents built from the events received.
 export function wireDownloads(buttons, { events, twin }) {
   const build = {
-    md: () => ['text/markdown', meetingNotes(finalsOf(events()), twin())],
+    md: () => ['text/markdown', meetingNotes(revisedFinals(events()), twin())],
     srt: () => ['application/x-subrip', subtitles(finalsOf(events()), 'srt')],
     vtt: () => ['text/vtt', subtitles(finalsOf(events()), 'vtt')],
     jsonl: () => ['application/x-ndjson', jsonLines(events())],

@@ -21,7 +21,8 @@ worker (a result overtaken by a later one is dropped).  Silence is never decoded
 
 Every final carries the number of the utterance it belongs to; the last final of
 an utterance has ``utterance_end`` set (it may carry no words when everything
-was already committed at a pause).
+was already committed at a pause).  An ended utterance is then decoded once
+more, whole, when the engine has the time (:mod:`pipeline.policy.revision`).
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ from dataclasses import dataclass, replace
 from ..events import Event, TranscriptFinal, TranscriptPartial
 from .endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
 from .hypotheses import LocalAgreement, Word, join_words, spoken_words
+from .revision import LEAD_S, Revisions
 
 @dataclass(frozen=True)
 class DecodeRequest:
-    """Decode media ``[start, end)``; ``kind`` is step, pause or final."""
+    """Decode media ``[start, end)``; ``kind`` is step, pause, final or revise (``utterance``, whole)."""
 
     id: int
     start: float
@@ -42,6 +44,7 @@ class DecodeRequest:
     kind: str
     prompt: str
     overlapped: bool = False  # started while another decode ran
+    utterance: int = 0
 
 
 class StreamingTranscriber:
@@ -67,6 +70,7 @@ class StreamingTranscriber:
         overlap_s: float = 1.0,
         language_window_s: float = 3.0,
         language_hold_s: float = 2.0,
+        revise_within_s: float = 3.0,
     ):
         self.endpointer = endpointer or Endpointer()
         self.agreement = LocalAgreement(stride=agreement_stride_s, settled_gap=settled_gap_s)
@@ -104,7 +108,9 @@ class StreamingTranscriber:
         self._decoded_end = 0.0  # audio end of the latest applied decode
         self._pending_pause: float | None = None
         self._pending_end: float | None = None
-        self._utterance_words = 0  # words committed in the current utterance
+        self._utterance_words: list[Word] = []  # committed in the current utterance
+        self._utterance_floor: float | None = None  # the earliest audio kept for it (for its revision)
+        self.revisions = Revisions(within_s=revise_within_s)
         self._partial_text = ""
 
     # --- inputs -------------------------------------------------------------
@@ -133,7 +139,9 @@ class StreamingTranscriber:
         the decode that would have confirmed them; a decode still in flight is forgotten."""
         self._in_flight = []
         self._pending_end = self._pending_end if self._pending_end is not None else self.audio_end
-        return self._close_utterance([], self.audio_end)
+        events = self._close_utterance([], self.audio_end)
+        self.revisions.clear()
+        return events
 
     @property
     def keep_from(self) -> float:
@@ -144,8 +152,21 @@ class StreamingTranscriber:
         """
         busy = self.endpointer.in_speech or self._pending_end is not None or bool(self._in_flight)
         if busy or self.agreement.hypothesis or self._holding:
-            return self.window_start
-        return max(self.window_start, self.audio_end - self.endpointer.pad_s - 0.1)
+            keep = self.window_start
+        else:
+            keep = max(self.window_start, self.audio_end - self.endpointer.pad_s - 0.1)
+        for revising in (self.revisions.keep_from, self._open_revision_start):
+            if revising is not None:
+                keep = min(keep, revising)
+        return keep
+
+    @property
+    def _open_revision_start(self) -> float | None:
+        """Where the current utterance's revision will start reading (its audio is kept until then)."""
+        if self._utterance_floor is None or not self._utterance_words or self.revisions.within_s <= 0:
+            return None
+        start = max(self._utterance_floor, self._utterance_words[0].start - LEAD_S)
+        return start if self.audio_end - start <= self.revisions.max_s else None
 
     @property
     def idle(self) -> bool:
@@ -159,24 +180,41 @@ class StreamingTranscriber:
 
         With ``overlap`` (the engine has a worker nobody else wants) a growing-window step
         may start while another step runs: hypotheses then arrive twice as often, and
-        agreement, which needs two of them, comes sooner.  Pauses and ends never overlap.
+        agreement, which needs two of them, comes sooner.  Pauses and ends never overlap
+        each other.  An ended utterance's revision runs when nothing else is due, or beside
+        anything on a spare worker; anything may start beside a revision on a spare worker.
         """
-        if self._in_flight and not (overlap and len(self._in_flight) == 1 and self._in_flight[0].kind == "step"):
+        if len(self._in_flight) >= 2 or (self._in_flight and not overlap):
             return None
+        running = self._in_flight[0] if self._in_flight else None
         request = self._choose()
-        if request is None or (self._in_flight and request.kind != "step"):
+        if request is not None and running is not None and running.kind != "revise":
+            if not (running.kind == "step" and request.kind == "step"):
+                request = None
+        if request is None and (running is None or running.kind != "revise"):
+            revision = self.revisions.due(self.audio_end)
+            if revision is None:
+                return None
+            if not peek:
+                self.revisions.started(revision)
+            request = DecodeRequest(self._next_id, revision.start, revision.end, "revise", "",
+                                    utterance=revision.utterance)
+        if request is None:
             return None
         if not peek:
-            prompt = self.agreement.prompt(before=self.window_start)
+            prompt = self.agreement.prompt(before=request.start if request.kind == "revise" else self.window_start)
             request = replace(request, prompt=prompt, overlapped=bool(self._in_flight))
             self._in_flight.append(request)
-            self._last_step_end = request.end
+            if request.kind != "revise":
+                self._last_step_end = request.end
             self._next_id += 1
         return request
 
     def abandon(self, request: DecodeRequest) -> None:
         """A decode failed: forget it (the audio stays; the next decode covers it again)."""
         self._in_flight = [r for r in self._in_flight if r is not request]
+        if request.kind == "revise":
+            self.revisions.abandon(request.utterance)
 
     def _choose(self) -> DecodeRequest | None:
         prompt = ""  # filled in by next_decode
@@ -213,6 +251,11 @@ class StreamingTranscriber:
 
     def on_decoded(self, request: DecodeRequest, words: list[tuple[str, float, float]]) -> list[Event]:
         """``words`` are (text, start, end) relative to ``request.start``."""
+        if request.kind == "revise":
+            self._in_flight = [r for r in self._in_flight if r is not request]
+            heard = spoken_words([Word(t, request.start + s, request.start + e) for t, s, e in words])
+            revised = self.revisions.result(request.utterance, heard, request.end)
+            return [revised] if revised is not None else []
         self.abandon(request)
         if request.id < self._applied_id or (request.overlapped and request.start != self.window_start):
             return []  # overtaken by a later decode, or the window moved on while this one ran
@@ -251,6 +294,7 @@ class StreamingTranscriber:
 
     def _close_utterance(self, committed: list[Word], media_end: float) -> list[Event]:
         committed = committed + self.agreement.commit_all()
+        self._note_floor(committed)  # before the window moves past the utterance
         pending = self._pending_end
         # Another utterance may have been spoken and ended while this decode ran (a slow engine): its
         # end stays due, and the next window starts where this decode stopped hearing.
@@ -260,13 +304,14 @@ class StreamingTranscriber:
         self._pending_pause = None
         self.window_start = self._speech_from = max(self.window_start, min(end + 0.1, self.audio_end))
         self._holding = False
-        closing = bool(committed) or self._utterance_words > 0
+        closing = bool(committed) or bool(self._utterance_words)
         return self._events(committed, media_end, utterance_end=closing)
 
     def _events(self, committed: list[Word], media_end: float, utterance_end: bool = False) -> list[Event]:
         out: list[Event] = []
         if committed or utterance_end:
-            self._utterance_words += len(committed)
+            self._note_floor(committed)
+            self._utterance_words += committed
             first = committed[0].start if committed else media_end
             last = committed[-1].end if committed else media_end
             out.append(
@@ -282,8 +327,11 @@ class StreamingTranscriber:
                 )
             )
         if utterance_end:
+            if self._utterance_floor is not None:
+                self.revisions.closed(self.utterance, self._utterance_words, self.language, self._utterance_floor)
             self.utterance += 1
-            self._utterance_words = 0
+            self._utterance_words = []
+            self._utterance_floor = None
         tentative = self.agreement.hypothesis
         text = join_words(tentative)
         if text != self._partial_text:
@@ -293,6 +341,11 @@ class StreamingTranscriber:
         return out
 
     # --- helpers ------------------------------------------------------------
+
+    def _note_floor(self, committed: list[Word]) -> None:
+        """The utterance's first commit: its audio is kept from here (the window may move on)."""
+        if committed and self._utterance_floor is None:
+            self._utterance_floor = min(self.window_start, committed[0].start)
 
     def _covers_pending_pause(self, request: DecodeRequest) -> bool:
         pause = self._pending_pause
@@ -315,7 +368,7 @@ class StreamingTranscriber:
                 return []
             if not self._in_flight and self._decoded_end >= edge.time:
                 # The latest hypothesis already heard the whole utterance: flush it now, no decode.
-                has_words = bool(self.agreement.hypothesis) or self._utterance_words > 0
+                has_words = bool(self.agreement.hypothesis) or bool(self._utterance_words)
                 return self._close_utterance([], self._decoded_end) if has_words else []
             if self._has_uncommitted_speech(edge.time):
                 self._pending_end = edge.time

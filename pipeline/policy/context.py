@@ -212,12 +212,9 @@ class ContextWindow:
         """Append one item (a final, an observation, an answer) at media time ``at``."""
         # An item never holds more than a block: only the front of a long text (a fast model's
         # megabyte answer) is worth normalising and measuring.
-        cut = len(text) > self._item_chars_max
-        text = " ".join(text[: self._item_chars_max].split())
-        if not text:
+        line = self._line(at, text, kind)
+        if not line:
             return
-        mark = TRUNCATION_MARK if cut else ""
-        line = self._cap(f"[{at:.1f}s] {_LINE_MARKERS[kind]}{text}{mark}\n", self.block_tokens)
         item = Item(kind, at, line, self.count_tokens(line))
         self._tail.append(item)
         self._tail_tokens += item.tokens
@@ -225,6 +222,19 @@ class ContextWindow:
         if self._tail_tokens >= self.block_tokens:
             self._seal_tail()
         self._enforce_budget()
+
+    def revise(self, at: float, old: str, new: str) -> bool:
+        """Replace the item added as ``old`` at ``at`` with ``new`` (an utterance decoded again once it
+        ended), if it is still in the tail; a sealed block keeps its text, so the front stays stable."""
+        line = self._line(at, old, HEARD)
+        for i, item in enumerate(self._tail):
+            if item.line == line:
+                revised = self._line(at, new, HEARD)
+                self._tail[i] = Item(HEARD, at, revised, self.count_tokens(revised))
+                self._tail_tokens += self._tail[i].tokens - item.tokens
+                self._enforce_budget()
+                return True
+        return False
 
     def set_summary(self, text: str, through_seq: int) -> None:
         """Install a running summary that covers every evicted block up to ``through_seq``.
@@ -335,6 +345,14 @@ class ContextWindow:
             else:
                 high = middle - 1
         return body[:low] + TRUNCATION_MARK + newline
+
+    def _line(self, at: float, text: str, kind: str) -> str:
+        cut = len(text) > self._item_chars_max
+        text = " ".join(text[: self._item_chars_max].split())
+        if not text:
+            return ""
+        mark = TRUNCATION_MARK if cut else ""
+        return self._cap(f"[{at:.1f}s] {_LINE_MARKERS[kind]}{text}{mark}\n", self.block_tokens)
 
     def _seal_tail(self) -> None:
         if not self._tail:

@@ -25,6 +25,7 @@ from typing import Any
 MAX_NAME_CHARS = 40
 COLOUR_SLOTS = 8
 DEFAULT_MAX_HOLD_S = 4.0
+KEEP_ENDED = 32  # utterances per stream whose revision may still come
 
 
 class RosterError(Exception):
@@ -94,6 +95,8 @@ class _Pending:
 class _Stream:
     queue: deque[_Pending] = field(default_factory=deque)
     numbers: dict[int, int] = field(default_factory=dict)  # own utterance number -> the session's
+    ended: dict[int, int] = field(default_factory=dict)  # the same, for utterances released whole (recent ones)
+    revisions: dict[int, Any] = field(default_factory=dict)  # revisions whose utterance is still held
 
 
 class Interleave:
@@ -111,6 +114,18 @@ class Interleave:
     ) -> list[tuple[Any, int]]:
         self._streams.setdefault(stream, _Stream()).queue.append(_Pending(utterance, start, ends, item, now))
         return self.release(now)
+
+    def revise(self, stream: str, item: Any, *, utterance: int) -> list[tuple[Any, int]]:
+        """A revision of the stream's utterance ``utterance``: out under the session's number once that
+        utterance's last final is (now, if it is already)."""
+        known = self._streams.get(stream)
+        if known is None:
+            return []
+        if utterance in known.ended:
+            return [(item, known.ended.pop(utterance))]
+        if any(pending.utterance == utterance and pending.ends for pending in known.queue):
+            known.revisions[utterance] = item
+        return []  # else long gone (or revised already): nothing to revise
 
     def remove(self, stream: str, now: float) -> list[tuple[Any, int]]:
         """The stream ended (its speech flushed): what it still holds goes out, and it gives up the floor."""
@@ -144,9 +159,16 @@ class Interleave:
         out = []
         while stream.queue:
             pending = stream.queue.popleft()
-            out.append((pending.item, self._number(stream, pending.utterance)))
+            number = self._number(stream, pending.utterance)
+            out.append((pending.item, number))
             if pending.ends:
                 stream.numbers.pop(pending.utterance, None)
+                if pending.utterance in stream.revisions:
+                    out.append((stream.revisions.pop(pending.utterance), number))
+                else:
+                    stream.ended[pending.utterance] = number
+                    while len(stream.ended) > KEEP_ENDED:
+                        del stream.ended[next(iter(stream.ended))]
                 if not everything:
                     self._floor = None
                     break

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Hashable
 
 # How long a decode of each kind may wait before it is late: an utterance's end is
-# what a person waits for, a pause commit next, a growing-window step least.
-SLACK_S = {"final": 0.0, "pause": 0.05, "step": 0.3}
+# what a person waits for, a pause commit next, a growing-window step after, an ended
+# utterance's second decode (its revision) last.
+SLACK_S = {"final": 0.0, "pause": 0.05, "step": 0.3, "revise": 1.0}
 
 
 @dataclass(frozen=True)

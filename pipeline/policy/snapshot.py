@@ -3,7 +3,7 @@
 
 The same content as :meth:`pipeline.session.Session.snapshot`: the current twin whole (the last
 ``twin.state`` with the ``twin.patch``es after it applied), the last ``vision.observation``, the finals of
-the last whole utterances and the current partial.  Events keep their original bytes (and seqs); the
+the last whole utterances (with their revisions) and the current partial.  Events keep their original bytes (and seqs); the
 twin is serialised anew.  :attr:`seq` is the last seq folded: live events follow from there.
 
 Plain class: no I/O, no clock.
@@ -11,7 +11,16 @@ Plain class: no I/O, no clock.
 
 from __future__ import annotations
 
-from ..events import Event, TranscriptFinal, TranscriptPartial, TwinPatch, TwinState, VisionObservation, encode
+from ..events import (
+    Event,
+    TranscriptFinal,
+    TranscriptPartial,
+    TranscriptRevised,
+    TwinPatch,
+    TwinState,
+    VisionObservation,
+    encode,
+)
 from ..notes import TwinMirror
 from .utterances import RecentUtterances
 
@@ -39,6 +48,8 @@ class SnapshotFold:
             self._partial, self._partial_data = event, data
         elif isinstance(event, TranscriptFinal):
             self._recent.add(event, data)
+        elif isinstance(event, TranscriptRevised):
+            self._recent.revise(event.utterance, data)
 
     def events(self) -> list[bytes]:
         """The snapshot, in the order a viewer applies it."""

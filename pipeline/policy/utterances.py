@@ -111,7 +111,7 @@ class RecentUtterances(Generic[T]):
     viewer is sent, so no paragraph starts halfway."""
 
     def __init__(self, limit: int) -> None:
-        self._groups: deque[list[T]] = deque(maxlen=limit)
+        self._groups: deque[tuple[int, list[T]]] = deque(maxlen=limit)  # (producer's utterance number, items)
         self._grouper = UtteranceGrouper()
         self._key: int | None = None
 
@@ -119,9 +119,16 @@ class RecentUtterances(Generic[T]):
         self._grouper.add(final.text, final.start, final.end, final.utterance, final.utterance_end)
         key = self._grouper.last_key
         if key != self._key or not self._groups:
-            self._groups.append([])
-        self._groups[-1].append(item)
+            self._groups.append((final.utterance, []))
+        self._groups[-1][1].append(item)
         self._key = key
 
+    def revise(self, utterance: int, item: T) -> None:
+        """A revision of utterance ``utterance``: kept after its finals while they are kept."""
+        for number, items in reversed(self._groups):
+            if number == utterance and utterance > 0:
+                items.append(item)
+                return
+
     def items(self) -> list[T]:
-        return [item for group in self._groups for item in group]
+        return [item for _, group in self._groups for item in group]

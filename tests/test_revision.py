@@ -1,0 +1,96 @@
+"""An ended utterance decoded once more, whole: the revision policy, driven with scripted inputs (no model)."""
+
+from __future__ import annotations
+
+from pipeline.events import TranscriptFinal, TranscriptRevised
+from pipeline.policy.agreement import StreamingTranscriber
+from pipeline.policy.hypotheses import Word
+from pipeline.policy.revision import Revisions, revised_transcript
+from tests.test_agreement import feed_vad
+
+MISHEARD = [(" It", 0.2, 0.4), (" beats", 0.4, 0.7), (" our", 0.7, 0.9), (" own", 0.9, 1.1), (" servant's", 1.1, 1.6)]
+
+
+def ended_utterance(**options) -> tuple[StreamingTranscriber, list]:
+    """A policy whose first utterance ("It beats our own servant's") was committed and has ended."""
+    policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3, **options)
+    out = feed_vad(policy, 0.0, 1.8, 0.9)
+    out += policy.on_decoded(policy.next_decode(), MISHEARD)
+    out += feed_vad(policy, 1.8, 2.4, 0.0)  # silence: the utterance ends
+    request = policy.next_decode(peek=True)
+    if request is not None and request.kind == "final":
+        out += policy.on_decoded(policy.next_decode(), MISHEARD)
+    finals = [e for e in out if isinstance(e, TranscriptFinal)]
+    assert " ".join(e.text for e in finals) == "It beats our own servant's" and finals[-1].utterance_end
+    return policy, out
+
+
+def test_an_ended_utterance_is_decoded_again_whole_and_a_new_reading_replaces_its_text():
+    policy, _ = ended_utterance()
+    revision = policy.next_decode()
+    assert revision.kind == "revise" and revision.utterance == 1
+    assert revision.start == 0.0 and abs(revision.end - 2.0) < 1e-9  # 0.3 s before the first word, 0.4 after
+    assert policy.keep_from <= revision.start  # its audio is kept until it ran
+    out = policy.on_decoded(revision, [(" It", 0.2, 0.4), (" beats", 0.4, 0.7), (" around", 0.7, 1.1),
+                                       (" 70", 1.1, 1.4), (" times.", 1.4, 1.6)])
+    assert out == [TranscriptRevised(
+        text="It beats around 70 times.", start=0.2, end=1.6,
+        words=[["It", 0.2, 0.4], ["beats", 0.4, 0.7], ["around", 0.7, 1.1], ["70", 1.1, 1.4], ["times.", 1.4, 1.6]],
+        utterance=1, language="", replaces="It beats our own servant's", media_time=2.0,
+    )]
+    assert policy.idle and policy.keep_from > 2.0  # done: the audio may go
+
+
+def test_the_same_words_again_send_nothing():
+    policy, _ = ended_utterance()
+    revision = policy.next_decode()
+    assert policy.on_decoded(revision, [(t.upper(), s, e) for t, s, e in MISHEARD]) == []  # case is not a word
+    assert policy.idle
+
+
+def test_a_revision_the_engine_had_no_time_for_is_dropped_not_queued():
+    policy, _ = ended_utterance(revise_within_s=1.0)
+    feed_vad(policy, 2.4, 3.2, 0.0)  # more than a second after its end, nobody asked
+    assert policy.next_decode() is None
+    assert policy.revisions.dropped == 1 and policy.keep_from > 2.0
+
+
+def test_revisions_can_be_turned_off():
+    policy, _ = ended_utterance(revise_within_s=0.0)
+    assert policy.next_decode() is None and policy.idle
+
+
+def test_a_running_revision_lets_the_next_utterance_decode_only_on_a_spare_worker():
+    policy, _ = ended_utterance()
+    revision = policy.next_decode()
+    feed_vad(policy, 2.4, 3.4, 0.9)  # someone speaks again
+    assert policy.next_decode(overlap=False) is None  # no spare worker: the step waits for the revision
+    step = policy.next_decode(overlap=True)
+    assert step.kind == "step" and step.overlapped
+    assert policy.on_decoded(revision, MISHEARD) == []  # the same words
+    assert policy.revisions.keep_from is None
+
+
+def test_a_decode_that_stopped_early_or_looped_is_no_revision():
+    said = [Word(f" w{i}", i * 0.3, i * 0.3 + 0.2) for i in range(6)]
+    revisions = Revisions()
+    for heard in ([Word(" w0", 0.0, 0.2), Word(" x", 0.3, 0.5)],  # a third of the words
+                  [Word(f" y{i}", i * 0.1, i * 0.1 + 0.05) for i in range(15)]):  # more than twice as many
+        revisions.closed(1, said, "en", 0.0)
+        revision = revisions.due(2.0)
+        revisions.started(revision)
+        assert revisions.result(1, heard, 2.0) is None
+    revisions.closed(2, said, "en", 0.0)
+    revisions.started(revisions.due(2.0))
+    assert revisions.result(2, said[:3] + [Word(" z", 1.0, 1.2)] + said[4:], 2.0).text == "w0 w1 w2 z w4 w5"
+
+
+def test_the_revised_transcript_replaces_each_revised_utterances_finals():
+    events = [
+        TranscriptFinal(text="It beats our", start=0.2, end=0.9, utterance=1),
+        TranscriptFinal(text="own servant's", start=0.9, end=1.6, utterance=1, utterance_end=True),
+        TranscriptFinal(text="Next.", start=3.0, end=3.4, utterance=2, utterance_end=True),
+        TranscriptRevised(text="It beats around 70 times.", start=0.2, end=1.6, utterance=1),
+    ]
+    assert revised_transcript(events) == "It beats around 70 times. Next."
+    assert revised_transcript(events[:3]) == "It beats our own servant's Next."
