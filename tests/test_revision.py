@@ -94,3 +94,13 @@ def test_the_revised_transcript_replaces_each_revised_utterances_finals():
     ]
     assert revised_transcript(events) == "It beats around 70 times. Next."
     assert revised_transcript(events[:3]) == "It beats our own servant's Next."
+
+
+def test_beside_a_running_step_a_waiting_revision_goes_before_a_second_step():
+    policy, _ = ended_utterance()
+    feed_vad(policy, 2.4, 3.4, 0.9)  # the next utterance began before the revision ran
+    step = policy.next_decode()
+    assert step.kind == "step"
+    feed_vad(policy, 3.4, 3.8, 0.9)  # a second step would be due on the spare worker
+    beside = policy.next_decode(overlap=True)
+    assert beside.kind == "revise" and beside.utterance == 1

@@ -188,10 +188,13 @@ class StreamingTranscriber:
             return None
         running = self._in_flight[0] if self._in_flight else None
         request = self._choose()
+        no_revision_running = running is None or running.kind != "revise"
         if request is not None and running is not None and running.kind != "revise":
-            if not (running.kind == "step" and request.kind == "step"):
+            # Beside a step, another step only if no revision waits: an utterance's second reading
+            # matters more than agreement a quarter second sooner (and is dropped when not started soon).
+            if not (running.kind == "step" and request.kind == "step") or self.revisions.due(self.audio_end):
                 request = None
-        if request is None and (running is None or running.kind != "revise"):
+        if request is None and no_revision_running:
             revision = self.revisions.due(self.audio_end)
             if revision is None:
                 return None
