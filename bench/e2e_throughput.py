@@ -44,7 +44,7 @@ from typing import Any, AsyncIterator
 
 from bench.viewers import ViewerProcess, account, cpu_s, peak_rss_mb
 from pipeline.llm.base import ChatRequest, Delta, Finished, StreamItem
-from pipeline.policy.context import content_text
+from pipeline.policy.prompt import content_text
 from pipeline.policy.twin import empty_state
 from pipeline.prompts import COMMENT_INSTRUCTION
 

@@ -25,7 +25,8 @@ from .llm.base import Answering, Backend, ChatRequest
 from .llm.failover import FailoverBackend
 from .llm_calls import Caller, StreamStats
 from .policy.answers import NO_ANSWER, AnswerChecker, quote_answer, twin_answer, worth_retrying
-from .policy.context import ContextWindow, PromptImage
+from .policy.context import ContextWindow
+from .policy.prompt import PromptImage
 from .policy.driver import Start
 from .policy.frames import COVERED_NOTE
 from .policy.heard import HeardIndex

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.policy.context import HEARD, SAID, SEEN, ContextWindow, approx_tokens, flatten
+from pipeline.policy.context import HEARD, SAID, SEEN, ContextWindow, approx_tokens
+from pipeline.policy.prompt import flatten
 
 SYSTEM = "You are a test assistant."
 

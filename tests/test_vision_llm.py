@@ -21,7 +21,8 @@ from pipeline.ingest import MediaReader, VideoItem
 from pipeline.llm.base import ChatRequest
 from pipeline.llm.groq_backend import GroqBackend
 from pipeline.llm.openai_backend import OpenAIBackend
-from pipeline.policy.context import IMAGE_PLACEHOLDER, ContextWindow, PromptImage, content_text, flatten
+from pipeline.policy.context import ContextWindow
+from pipeline.policy.prompt import IMAGE_PLACEHOLDER, PromptImage, content_text, flatten
 from pipeline.policy.frames import COVERED_NOTE
 from pipeline.policy.images import ImageBudget
 from pipeline.session import Session

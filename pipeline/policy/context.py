@@ -31,6 +31,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from .prompt import Prompt, PromptImage, flatten
+
 HEARD = "heard"  # a transcript final
 SEEN = "seen"  # a visual observation, as compact text
 SAID = "said"  # the assistant's own earlier answer
@@ -41,30 +43,12 @@ SUMMARY_HEADER = "## Earlier in this session (summary)\n"
 TRANSCRIPT_HEADER = "## Transcript (media time in seconds, newest last)\n"
 IMAGES_HEADER = "\n## Camera images (oldest first; the (seen) lines above describe them)\n"
 TRUNCATION_MARK = " …[truncated]"
-IMAGE_PLACEHOLDER = "<|image|>"  # what an image part contributes to the canonical text rendering
 
 
 def approx_tokens(text: str) -> int:
     """About four characters per token: close enough for English and cheap enough
     to run on every item (the budget keeps a margin for the error)."""
     return (len(text) + 3) // 4
-
-
-def content_text(content: str | list[dict[str, Any]]) -> str:
-    """A message's content as text: a list of parts is joined, each image part a placeholder."""
-    if isinstance(content, str):
-        return content
-    return "".join(part["text"] if part.get("type") == "text" else IMAGE_PLACEHOLDER for part in content)
-
-
-def flatten(messages: list[dict[str, Any]]) -> str:
-    """A canonical text rendering of chat messages (ChatML-like).
-
-    Any chat template that concatenates messages in order with fixed wrappers
-    preserves the prefixes of this rendering, so prefix stability asserted on it
-    carries over to the real template of every backend.
-    """
-    return "".join(f"<|{m['role']}|>\n{content_text(m['content'])}<|end|>\n" for m in messages)
 
 
 @dataclass(frozen=True)
@@ -87,36 +71,6 @@ class Block:
 
 # An evicted block is handed out exactly as it was rendered.
 EvictedBlock = Block
-
-
-@dataclass(frozen=True)
-class PromptImage:
-    """An image for the volatile end of a prompt: its caption line and an OpenAI ``image_url`` URL."""
-
-    caption: str
-    url: str
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """Rendered chat messages plus where the stable front ends.
-
-    ``boundary`` is an index into ``flatten(messages)``: everything before it is
-    the front, which the next call repeats byte for byte unless the window
-    evicted or received a new summary in between.
-    """
-
-    messages: list[dict[str, Any]]
-    boundary: int
-    front_tokens: int
-
-    @property
-    def flat(self) -> str:
-        return flatten(self.messages)
-
-    @property
-    def front(self) -> str:
-        return self.flat[: self.boundary]
 
 
 @dataclass(frozen=True)
