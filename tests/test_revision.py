@@ -104,3 +104,23 @@ def test_beside_a_running_step_a_waiting_revision_goes_before_a_second_step():
     feed_vad(policy, 3.4, 3.8, 0.9)  # a second step would be due on the spare worker
     beside = policy.next_decode(overlap=True)
     assert beside.kind == "revise" and beside.utterance == 1
+
+
+def test_the_next_revision_reads_after_the_revised_text_not_the_misreading():
+    policy, _ = ended_utterance()
+    revision = policy.next_decode()
+    policy.on_decoded(revision, [(" It", 0.2, 0.4), (" beats", 0.4, 0.7), (" around", 0.7, 1.1),
+                                 (" 70", 1.1, 1.4), (" times.", 1.4, 1.6)])
+    later = [(" Next", 0.5, 0.8), (" one", 0.8, 1.1)]  # relative to the window start, 2.5 s
+    feed_vad(policy, 2.4, 3.8, 0.9)
+    step = policy.next_decode()
+    assert step.prompt == "It beats our own servant's"  # streaming reads after its own commits
+    policy.on_decoded(step, later)
+    feed_vad(policy, 3.8, 4.4, 0.0)  # the second utterance ends
+    second = policy.next_decode()  # the last step heard it all: its revision is next
+    assert second.kind == "revise" and second.utterance == 2
+    assert second.prompt == "It beats around 70 times."
+    # Only what was revised is read differently: words around it stay as committed.
+    said = [Word(t, s, e) for t, s, e in MISHEARD]
+    assert policy.revisions.as_read([Word(" So", 0.0, 0.1), *said, Word(" Next", 3.0, 3.3)])[0].text == " So"
+    assert [w.text for w in policy.revisions.as_read([*said, Word(" Next", 3.0, 3.3)])][-2:] == [" times.", " Next"]

@@ -205,7 +205,10 @@ class StreamingTranscriber:
         if request is None:
             return None
         if not peek:
-            prompt = self.agreement.prompt(before=request.start if request.kind == "revise" else self.window_start)
+            if request.kind == "revise":
+                prompt = self.agreement.prompt(before=request.start, read=self.revisions.as_read)
+            else:
+                prompt = self.agreement.prompt(before=self.window_start)
             request = replace(request, prompt=prompt, overlapped=bool(self._in_flight))
             self._in_flight.append(request)
             if request.kind != "revise":

@@ -9,6 +9,7 @@ The scheduling around it is :mod:`pipeline.policy.agreement`.  Plain code: no I/
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _PUNCT = re.compile(r"[^\w']+")
@@ -103,14 +104,15 @@ class LocalAgreement:
         self._commit(ready)
         return ready
 
-    def prompt(self, before: float, max_words: int = 40) -> str:
+    def prompt(self, before: float, max_words: int = 40, read: Callable[[list[Word]], list[Word]] | None = None) -> str:
         """Committed words that precede the decode window: context, never a transcript of it.
 
         A prompt repeating words that are also in the audio makes Whisper garble
-        the order and the timestamps, so only text before ``before`` is used.
+        the order and the timestamps, so only text before ``before`` is used.  ``read``
+        may replace words with better readings of them (an utterance's revision).
         """
         earlier = [w for w in self.committed if w.end <= before + 0.05]
-        return join_words(earlier[-max_words:])
+        return join_words((read(earlier) if read else earlier)[-max_words:])
 
     def _commit(self, words: list[Word]) -> None:
         if words:

@@ -48,11 +48,14 @@ class Revisions:
     ``within_s``: a revision not started within that many seconds of its utterance's end is dropped
     (0: never revise); ``max_s``: longer utterances are not revised (their audio is not kept)."""
 
+    KEEP_READ = 8  # revised utterances remembered as context for the next revisions (a prompt holds ~40 words)
+
     def __init__(self, within_s: float = 3.0, max_s: float = 20.0) -> None:
         self.within_s = within_s
         self.max_s = max_s
         self._waiting: deque[Revision] = deque()
         self._running: dict[int, Revision] = {}
+        self._read: deque[tuple[Revision, tuple[Word, ...]]] = deque(maxlen=self.KEEP_READ)
         self.dropped = 0  # stale: the engine had no time for them
 
     def closed(self, utterance: int, words: list[Word], language: str, earliest: float) -> None:
@@ -85,6 +88,19 @@ class Revisions:
         starts = [r.start for r in (*self._waiting, *self._running.values())]
         return min(starts) if starts else None
 
+    def as_read(self, committed: list[Word]) -> list[Word]:
+        """``committed`` with each revised utterance's words replaced by its revision: the context a
+        revision reads after (the earlier misreadings, left in the prompt, pull the next one the same way)."""
+        out: list[Word] = []
+        spans = [(r.words[0].start, r.words[-1].end, words) for r, words in self._read]
+        for word in committed:
+            span = next(((s, e, w) for s, e, w in spans if s - 0.01 <= word.start and word.end <= e + 0.01), None)
+            if span is None:
+                out.append(word)
+            elif not out or out[-1] is not span[2][-1]:
+                out.extend(span[2])
+        return out
+
     def result(self, utterance: int, words: list[Word], media_time: float) -> TranscriptRevised | None:
         """The second decode heard ``words``: the correction, or None when it says the same (or failed:
         fewer than half the words, or more than twice as many, is a decode that stopped early or looped)."""
@@ -94,6 +110,7 @@ class Revisions:
         before, after = [w.key for w in revision.words], [w.key for w in words]
         if after == before or len(after) < len(before) / 2 or len(after) > 2 * len(before) + 2:
             return None
+        self._read.append((revision, tuple(words)))
         return TranscriptRevised(
             text=join_words(words),
             start=round(words[0].start, 3),
