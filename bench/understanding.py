@@ -13,7 +13,7 @@ owners shown that nobody said.  Works with any backend (``--llm groq`` with a ke
 scores the hosted model); ``--llm none`` scores the rule-based twin and the answers
 composed from it (or quoted from the transcript).  Prints a table, then one JSON line.
 
-``--replay DETAILS`` skips speech: the finals an earlier run recorded (``--details``) are
+``--replay DETAILS`` skips speech: the finals and revisions an earlier run recorded (``--details``) are
 fed to the session instead, paced at ``--replay-speed`` times real time.  Cheaper, so
 good for tuning prompts and rules; its scores are labelled (``speech``) and are not
 the end-to-end figures.
@@ -36,7 +36,9 @@ import jsonpatch
 from bench.scoring import Score, score_conversation
 from bench.speakers import attribution, true_speaker
 from pipeline.config import Config
-from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, Event, TranscriptFinal, TwinPatch, TwinState
+from pipeline.events import (
+    AssistantDelta, AssistantDone, AssistantStarted, Event, TranscriptFinal, TranscriptRevised, TwinPatch, TwinState,
+)
 from pipeline.ingest import MediaReader
 from pipeline.llm.factory import make_backend
 from pipeline.policy.heard import key_words
@@ -100,6 +102,7 @@ class Recorder:
 
 
 _FINAL_FIELDS = ("text", "start", "end", "utterance", "utterance_end", "speaker", "speaker_name")
+_REVISION_FIELDS = ("text", "start", "end", "utterance", "media_time", "speaker", "speaker_name", "replaces")
 
 
 def recorded_finals(gold: dict[str, Any], detail: dict[str, Any]) -> list[TranscriptFinal]:
@@ -123,13 +126,24 @@ def recorded_finals(gold: dict[str, Any], detail: dict[str, Any]) -> list[Transc
     ]
 
 
-async def replay(session: Session, finals: list[TranscriptFinal], speed: float) -> None:
-    """Feed recorded finals instead of audio, each when it was heard, at ``speed`` times real time."""
+def recorded_transcript(gold: dict[str, Any], detail: dict[str, Any]) -> list[TranscriptFinal | TranscriptRevised]:
+    """The finals of an earlier run and its utterances' revisions, in the order they were heard."""
+    revisions = [TranscriptRevised(**dict(zip(_REVISION_FIELDS, r))) for r in detail.get("revisions", [])]
+    return sorted([*recorded_finals(gold, detail), *revisions], key=heard_at)
+
+
+def heard_at(event: TranscriptFinal | TranscriptRevised) -> float:
+    """Media time an event was sent at: a final when its last word ended, a revision when its audio did."""
+    return event.media_time if isinstance(event, TranscriptRevised) and event.media_time else event.end
+
+
+async def replay(session: Session, said: list[TranscriptFinal | TranscriptRevised], speed: float) -> None:
+    """Feed recorded finals and revisions instead of audio, each when it was heard, at ``speed`` times real time."""
     await session.start()
     began = time.perf_counter()
-    for final in finals:
-        await asyncio.sleep(max(0.0, final.end / speed - (time.perf_counter() - began)))
-        session.bus.emit(final)
+    for event in said:
+        await asyncio.sleep(max(0.0, heard_at(event) / speed - (time.perf_counter() - began)))
+        session.bus.emit(event)
     await session.end()
 
 
@@ -144,13 +158,14 @@ async def run_one(
     if recorded is None:
         await run_reader(session, MediaReader(path, realtime=False, video=False))
     else:
-        await replay(session, recorded_finals(gold, recorded), speed)
+        await replay(session, recorded_transcript(gold, recorded), speed)
     wall = time.perf_counter() - began
     shown = recorder.shown_states()
     final_state = shown[-1] if shown else {"people": [], "action_items": [], "decisions": [], "open_questions": []}
     answers = recorder.answers(gold)
     score = score_conversation(gold, final_state, shown, answers)
     finals = [e for _, e in recorder.events if isinstance(e, TranscriptFinal)]
+    revisions = [e for _, e in recorder.events if isinstance(e, TranscriptRevised)]
     label_of = {f.utterance: f.speaker for f in finals if f.utterance_end}
     words = [(label_of.get(f.utterance, ""), true_speaker(gold["lines"], (w[1] + w[2]) / 2)) for f in finals for w in f.words]
     detail = {
@@ -158,6 +173,7 @@ async def run_one(
         "wall_s": round(wall, 1),
         "transcript": " ".join(e.text for _, e in recorder.events if isinstance(e, TranscriptFinal)),
         "finals": [[getattr(f, name) for name in _FINAL_FIELDS] for f in finals],
+        "revisions": [[getattr(r, name) for name in _REVISION_FIELDS] for r in revisions],
         "twin": {k: final_state.get(k) for k in ("people", "action_items", "decisions", "open_questions")},
         "answers": [{"question": q["text"], "answer": a, "seconds": s} for q, (a, s) in zip(gold["questions"], answers)],
         "speaker_words": words,  # (label, true speaker) per word heard: bench.speakers.attribution scores them
@@ -251,7 +267,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--llm", default="local", help="auto | groq | openai | local | none (default: local)")
     parser.add_argument("--llm-model", default="", help="model name or GGUF path; local: default Qwen, or smollm2")
-    parser.add_argument("--asr-model", default="", help="speech model (default: the embedded tiny.en)")
+    parser.add_argument("--asr-model", default="", help="speech model: base (default), tiny.en or a directory")
     parser.add_argument("--only", help="conversations by name, comma-separated (e.g. standup,support)")
     parser.add_argument(
         "--speakers", default="", choices=["", "auto", "voice", "off"],

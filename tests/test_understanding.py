@@ -38,3 +38,17 @@ def test_replayed_finals_keep_their_utterances_and_speakers():
     assert (last.speaker, last.speaker_name) == ("S1", "Anna")
     older = recorded_finals(gold, {"finals": [["One.", 0.0, 1.0], ["Two.", 1.0, 2.0]]})
     assert [(f.utterance, f.utterance_end) for f in older] == [(1, True), (2, True)]
+
+
+def test_a_replay_sends_each_revision_after_its_utterances_finals():
+    from bench.understanding import recorded_transcript
+
+    detail = {
+        "finals": [["It beats our", 0.2, 0.9, 1, False, "S1", ""], ["own servant's", 0.9, 1.6, 1, True, "S1", ""],
+                   ["Next.", 2.0, 2.2, 2, True, "S2", ""]],
+        "revisions": [["It beats around 70 times.", 0.2, 1.6, 1, 2.0, "S1", "", "It beats our own servant's"]],
+    }
+    said = recorded_transcript({"duration": 5.0}, detail)
+    assert [e.type for e in said] == ["transcript.final", "transcript.final", "transcript.revised", "transcript.final"]
+    assert (said[2].utterance, said[2].text, said[2].speaker) == (1, "It beats around 70 times.", "S1")
+    assert recorded_transcript({"duration": 5.0}, {"finals": detail["finals"]}) == said[:2] + said[3:]  # older runs
