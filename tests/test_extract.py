@@ -90,6 +90,17 @@ def test_i_will_belongs_to_the_voice_that_said_it_when_speakers_are_labelled():
     assert {i["owner"] for i in rules.draft()["action_items"]} == {"Tom", "Priya", "unassigned"}
 
 
+def test_a_named_voice_saying_yes_to_a_task_given_to_someone_else_leaves_it_theirs():
+    rules = RuleExtractor()  # measured: the interview's two voices got one label, "Rachel"
+    rules.add("I will send you the coding test tomorrow. David, please return it within one week.", "Rachel")
+    rules.add("Great, I will return the coding test within a week.", "Rachel")
+    rules.add("I will book the meeting room.", "Rachel")  # her own task: hers
+    owners = {item["text"]: item["owner"] for item in rules.draft()["action_items"]}
+    # and the yes says what "it" was
+    assert owners == {"send you the coding test": "Rachel", "return the coding test": "David",
+                      "book the meeting room": "Rachel"}
+
+
 def test_an_unnamed_voice_yields_to_the_person_given_the_floor():
     rules = RuleExtractor()
     rules.add("Good morning. Tom, you go first.", "S1")

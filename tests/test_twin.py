@@ -405,3 +405,23 @@ def test_the_rules_owner_of_an_item_both_have_wins_over_the_models():
     assert merge_draft(model_state, draft)["action_items"] == [
         {"id": "a1", "text": "Hire the caterer", "owner": "Steve", "due": "Monday"}
     ]
+
+
+def test_an_item_takes_the_drafts_words_only_when_they_say_all_of_its_own_and_more():
+    from pipeline.policy.twin import merge_draft
+
+    model_state = state(action_items=[{"id": "a1", "text": "return it", "owner": "David", "due": ""},
+                                      {"id": "a2", "text": "Hire the caterer for the party", "owner": "Karen", "due": ""}])
+    draft = {"action_items": [{"text": "return the coding test", "owner": "David", "due": ""},
+                              {"text": "hire the caterer", "owner": "Karen", "due": ""}]}
+    texts = [a["text"] for a in merge_draft(model_state, draft)["action_items"]]
+    assert texts == ["return the coding test", "Hire the caterer for the party"]  # fewer words: the state's stay
+
+
+def test_a_draft_item_with_another_named_owner_and_half_the_words_is_another_task():
+    from pipeline.policy.twin import merge_draft
+
+    model_state = state(action_items=[{"id": "a1", "text": "send you the coding test", "owner": "Rachel", "due": ""}])
+    draft = {"action_items": [{"text": "return the coding test", "owner": "David", "due": "within a week"}]}
+    assert [(a["text"], a["owner"]) for a in merge_draft(model_state, draft)["action_items"]] == [
+        ("send you the coding test", "Rachel"), ("return the coding test", "David")]

@@ -266,7 +266,9 @@ class RuleExtractor:
             return
         mine = _FIRST_PERSON.search(sentence)
         if mine and self._label and not _VOICE_LABEL.match(self._label):
-            self._item(mine.group("task"), self._speaker, sentence)  # the named voice that said it: no guess
+            # The named voice that said it, no guess; but a yes to a task just given to someone else by name
+            # is theirs (two voices may share one label: the interview's two did).
+            self._item(mine.group("task"), self._speaker, sentence, first_person=self._confirms(mine.group("task")))
             return
         if mine:
             # "Yes, I will book the studio by Tuesday.": the person just asked, confirming; otherwise the
@@ -303,6 +305,8 @@ class RuleExtractor:
             return
         for item in reversed(self.items):
             if self._same(item.text, text):  # said again: the newer words refine it
+                if key_words(item.text) < key_words(text):  # "return it", then "return the coding test"
+                    item.text = text
                 if owner and not (first_person and item.owner):  # a guessed owner never replaces a named one
                     item.owner = owner
                 if due and due.lower() not in item.due.lower():  # "by Tuesday" does not undo "next Tuesday"

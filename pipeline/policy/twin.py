@@ -575,16 +575,22 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
     """``state`` with what the rule-based draft (:mod:`pipeline.policy.extract`) found and it
     lacks: missing action items, people, decisions and open questions are added; an item
-    both have keeps the state's words but takes the draft's owner and due date when the draft
+    both have keeps the state's words (unless the draft's hold them all, and more) but takes the draft's owner and due date when the draft
     has them (the draft reads them from explicit phrasings and follows spoken corrections; a
     small model puts the wrong one of the people heard as an owner)."""
     merged = copy.deepcopy(state)
     items = merged["action_items"]
     for found in draft.get("action_items", []):
         same = max(items, key=lambda item: _same_task(item, found), default=None)
-        if same is None or _same_task(same, found) < 0.5:
+        # Two people named, half the words shared: two tasks ("send you the coding test", Rachel;
+        # "return the coding test", David), not the rules correcting the owner.
+        others = same is not None and UNASSIGNED not in (same["owner"], found["owner"]) \
+            and same["owner"].lower() != found["owner"].lower()
+        if same is None or _same_task(same, found) < (0.6 if others else 0.5):
             items.append(dict(found))
             continue
+        if key_words(same["text"]) < key_words(found["text"]):
+            same["text"] = found["text"]  # the draft says all of it and more ("return it" -> "return the coding test")
         if found["owner"] != UNASSIGNED:
             same["owner"] = found["owner"]
         if found["due"]:
