@@ -217,8 +217,10 @@ class Assistant:
         self._arm_timer()
 
     def _on_revision(self, revision: TranscriptRevised) -> None:
-        """An utterance decoded again once it ended: its line in the window (while still in the tail) and
-        what grounding has heard take the revised words; nothing is asked of the model for it."""
+        """An utterance decoded again once it ended: the rules read it anew, its line in the window (while
+        still in the tail) and what grounding has heard take the revised words; nothing is asked of the
+        model for it."""
+        self.twin_updater.revise(revision.utterance, self._said_to_people(revision.text))
         said = self._lines.pop(revision.utterance, None)
         if said is None:
             return
@@ -236,10 +238,9 @@ class Assistant:
         # Grounding hears a voice's name, never its label: an owner "S2" is pruned as nobody.
         self.heard.add(utterance.text if is_voice_label(utterance.speaker) else line)
         addressed = self.policy.addressed_part(utterance.text)
-        said = utterance.text if addressed is None else utterance.text[: len(utterance.text) - len(addressed)]
+        said = self._said_to_people(utterance.text)
         if said.strip():
-            # What people said to each other; never the questions to us.
-            self.twin_updater.add(said, speaker=utterance.speaker)
+            self.twin_updater.add(said, speaker=utterance.speaker, utterance=utterance.number)
         if addressed is not None:
             self._question = addressed
         self._run(self.policy.on_final(self._clock(), utterance.text))
@@ -247,6 +248,11 @@ class Assistant:
         self.folder.take_evicted()
         self._arm_timer()
         return line
+
+    def _said_to_people(self, text: str) -> str:
+        """What people said to each other in ``text``; never the question to us (the rules read only that)."""
+        addressed = self.policy.addressed_part(text)
+        return text if addressed is None else text[: len(text) - len(addressed)]
 
     # --- commands -----------------------------------------------------------------
 

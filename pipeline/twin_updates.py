@@ -23,7 +23,7 @@ from .policy.driver import DriverPolicy
 from .policy.effort import Effort, EffortPolicy
 from .policy.heard import HeardIndex
 from .policy.images import Sighting, settle_scene
-from .policy.extract import RuleExtractor
+from .policy.revisable import RevisableRules
 from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier, assign_ids, merge_draft, owners_among
 from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 
@@ -51,7 +51,7 @@ class TwinUpdater:
         self.effort = effort
         self.twin = TwinModel()
         self.verifier = Verifier()
-        self.rules = RuleExtractor()
+        self.rules = RevisableRules()
         self.sighting: Sighting | None = None  # what set the scene the camera shows
         self._voice_names: dict[str, str] = {}  # voice label -> the name it gave
 
@@ -60,8 +60,14 @@ class TwinUpdater:
         if scene_change or self.sighting is None:
             self.sighting = Sighting(at, description)
 
-    def add(self, utterance: str, speaker: str = "") -> None:
-        self.rules.add(utterance, speaker)
+    def add(self, said: str, speaker: str = "", utterance: int = 0) -> None:
+        """What people said to each other in utterance number ``utterance`` (0: unnumbered)."""
+        self.rules.add(said, speaker, utterance)
+
+    def revise(self, utterance: int, said: str) -> None:
+        """Utterance ``utterance`` was decoded again: the rules read it (and what followed) anew; the
+        next update publishes what changed."""
+        self.rules.revise(utterance, said)
 
     def name_voice(self, label: str, name: str) -> None:
         """A voice labelled ``label`` gave its name (each of its finals says it again): its tasks are that
@@ -77,9 +83,9 @@ class TwinUpdater:
 
     def _grounded(self, state: dict[str, Any]) -> dict[str, Any]:
         """Joined with the rules' draft, pruned to what was heard, owners only people."""
-        pruned = self.verifier.prune(merge_draft(state, self.rules.draft()), self.heard)
+        pruned = self.verifier.prune(merge_draft(state, self.rules.extractor.draft()), self.heard)
         assert pruned is not None
-        return owners_among(pruned, self.rules.persons())
+        return owners_among(pruned, self.rules.extractor.persons())
 
     async def update(self, context_time: float, media_time: Callable[[], float]) -> None:
         """Draft, verify and publish; raises the backend's error, after publishing what the rules

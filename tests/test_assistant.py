@@ -685,7 +685,7 @@ async def test_labelled_finals_reach_the_prompt_as_speaker_lines_and_i_will_gets
     context = h.assistant.window.context_text()
     assert "Priya: Priya here, the payment screen is finished." in context
     assert "S3: I will fix the failing tests by Wednesday." in context
-    owners = {i["text"]: i["owner"] for i in h.assistant.twin_updater.rules.draft()["action_items"]}
+    owners = {i["text"]: i["owner"] for i in h.assistant.twin_updater.rules.extractor.draft()["action_items"]}
     assert owners == {"fix the failing tests": "unassigned", "write the store listing": "Priya"}
     assert not h.assistant.heard.mentions("S3")  # the label is not evidence of a person
 
@@ -704,3 +704,19 @@ async def test_a_revised_utterance_replaces_its_line_in_the_window_and_grounding
     assert "[1.0s] Tom: Ask Priya for the keys.\n" in assistant.window.context_text()
     assert "Greg" not in assistant.window.context_text()
     assert assistant.heard.mentions("Priya")
+
+
+async def test_the_rules_read_a_revised_utterance_anew():
+    bus = EventBus("test")
+    assistant = Assistant(Config(llm="none"), None, bus.emit)
+    bus.subscribe(assistant.on_event)
+    await assistant.start()
+    bus.emit(TranscriptFinal(text="So, can you fix the login bug?", start=1.0, end=2.5, utterance=1, utterance_end=True))
+    bus.emit(TranscriptFinal(text="Yes, I will fix the login bug.", start=3.0, end=4.5, utterance=2, utterance_end=True))
+    owners = lambda: [i["owner"] for i in assistant.twin_updater.freshest()["action_items"]]  # noqa: E731
+    assert owners() == ["unassigned"]
+    bus.emit(TranscriptRevised(text="Tom, can you fix the login bug?", start=1.0, end=2.5, utterance=1,
+                               replaces="So, can you fix the login bug?"))
+    assert owners() == ["Tom"]
+    await assistant.close()
+

@@ -28,6 +28,7 @@ class Utterance:
     end: float
     fragments: int
     speaker: str = ""  # who said it ("Tom", or "S2" before the voice gave a name): the label of its last final
+    number: int = 0  # the producer's utterance number (0: it numbers none), as a revision names it
 
 
 @dataclass
@@ -40,7 +41,9 @@ class _Open:
     speaker: str = ""
 
     def close(self) -> Utterance:
-        return Utterance(self.key, " ".join(self.parts), self.start, self.end, len(self.parts), self.speaker)
+        return Utterance(
+            self.key, " ".join(self.parts), self.start, self.end, len(self.parts), self.speaker, self.producer_id
+        )
 
 
 class UtteranceGrouper:

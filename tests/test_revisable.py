@@ -1,0 +1,49 @@
+"""The rules read a revised utterance anew, and everything said after it (plain class, no model)."""
+
+from __future__ import annotations
+
+from pipeline.policy.revisable import RevisableRules
+
+
+def items(rules: RevisableRules) -> list[tuple[str, str, str]]:
+    return [(i["text"], i["owner"], i["due"]) for i in rules.extractor.draft()["action_items"]]
+
+
+def test_a_revised_due_date_replaces_the_misheard_one():
+    rules = RevisableRules()
+    rules.add("Carol, please send the report by Thursday.", utterance=1)
+    rules.add("We decided to launch in June.", utterance=2)
+    assert rules.revise(1, "Carol, please send the report by Tuesday.")
+    assert [(owner, due) for _, owner, due in items(rules)] == [("Carol", "Tuesday")]
+    assert rules.extractor.draft()["decisions"]  # what came after is still read
+
+
+def test_what_follows_a_revision_is_read_in_its_light():
+    rules = RevisableRules()
+    rules.add("So, can you fix the login bug?", utterance=1)  # misheard: nobody was asked
+    rules.add("Yes, I will fix the login bug.", utterance=2)
+    rules.rename("S2", "Priya")
+    assert items(rules) == [("fix the login bug", "unassigned", "")]
+    assert rules.revise(1, "Tom, can you fix the login bug?")
+    assert items(rules) == [("fix the login bug", "Tom", "")]  # "I will ..." answers the one asked, as heard now
+    assert rules.extractor.persons() == {"Tom"}
+
+
+def test_renames_after_a_revised_utterance_still_hold():
+    rules = RevisableRules()
+    rules.add("I will fix the failing tests by Wednesday.", speaker="S2", utterance=1)
+    rules.rename("S2", "Tom")
+    rules.add("Good.", utterance=2)
+    assert rules.revise(1, "I will fix the failing test by Wednesday.")
+    assert [owner for _, owner, _ in items(rules)] == ["Tom"]
+
+
+def test_only_recent_numbered_utterances_can_be_revised():
+    rules = RevisableRules(keep=2)
+    rules.add("Carol, please send the report by Thursday.", utterance=1)
+    rules.add("Fine.", utterance=2)
+    rules.add("Okay.", utterance=3)
+    assert not rules.revise(1, "Carol, please send the report by Tuesday.")  # too old: final
+    assert not rules.revise(3, "Okay.")  # the same words
+    assert not rules.revise(0, "anything")  # unnumbered utterances are never revised
+    assert [due for _, _, due in items(rules)] == ["Thursday"]
