@@ -37,7 +37,7 @@ from .generation import Generator
 from .llm.base import Backend, LLMError
 from .llm_calls import Caller, StreamStats
 from .policy.context import SAID, SEEN, ContextWindow
-from .policy.driver import QUESTION, Cancel, Command, DriverPolicy
+from .policy.driver import QUESTION, Cancel, Command, DriverPolicy, normalize_utterance
 from .policy.extract import is_voice_label
 from .policy.effort import EffortPolicy
 from .policy.frames import observation_text
@@ -128,7 +128,9 @@ class Assistant:
         )
         self._alarm = Alarm(clock, self._on_timer)
         self._media_time = 0.0
-        self._question = ""
+        self._question = ""  # the latest question to us, as heard
+        self._question_utterance = 0  # the speech stage's number of the utterance it came from
+        self._answering: tuple[int, int] | None = None  # (that utterance, the generation answering it)
         self._closed = False
 
     @property
@@ -221,6 +223,7 @@ class Assistant:
         still in the tail) and what grounding has heard take the revised words; nothing is asked of the
         model for it."""
         self.twin_updater.revise(revision.utterance, self._said_to_people(revision.text))
+        self._reask(revision)
         said = self._lines.pop(revision.utterance, None)
         if said is None:
             return
@@ -228,6 +231,17 @@ class Assistant:
         revised = line[: len(line) - len(text)] + revision.text
         self.window.revise(at, line, revised)
         self.heard.add(revised)
+
+    def _reask(self, revision: TranscriptRevised) -> None:
+        """The question being answered was heard differently on the second decode ("what is time working
+        on" -> "what is Tom working on"): while the answer still runs, the question is asked again."""
+        asked = self.policy.addressed_part(revision.text)
+        answering = self._answering
+        if asked is None or answering is None or not revision.utterance or answering[0] != revision.utterance:
+            return
+        if normalize_utterance(asked) != normalize_utterance(self._question):
+            self._question = asked
+            self._run(self.policy.on_question_revised(self._clock(), answering[1]))
 
     def _on_utterance(self, utterance: Utterance) -> str:
         """A whole utterance: into the window, the session index and the rules, then to the driver;
@@ -242,7 +256,7 @@ class Assistant:
         if said.strip():
             self.twin_updater.add(said, speaker=utterance.speaker, utterance=utterance.number)
         if addressed is not None:
-            self._question = addressed
+            self._question, self._question_utterance = addressed, utterance.number
         self._run(self.policy.on_final(self._clock(), utterance.text))
         self.twin_jobs.on_utterance()
         self.folder.take_evicted()
@@ -264,6 +278,8 @@ class Assistant:
                 question = None
                 if command.trigger == QUESTION:
                     question = command.speculative_text or self._question
+                    if not command.speculative_text:
+                        self._answering = (self._question_utterance, command.gen_id)
                     self.twin_jobs.make_way()
                 self.generator.start(command, question)
 

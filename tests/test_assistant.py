@@ -720,3 +720,27 @@ async def test_the_rules_read_a_revised_utterance_anew():
     assert owners() == ["Tom"]
     await assistant.close()
 
+
+async def test_a_question_heard_better_while_it_is_answered_is_asked_again():
+    gate = asyncio.Event()  # the first answer is still on its way when the revision comes
+
+    def answer(request: ChatRequest, index: int) -> Reply:
+        if "time working on" in last_user_text(request):
+            return Reply("Time is money.", gate=gate)
+        return Reply("Tom works on the login page.")
+
+    h = await harness(ScriptedBackend(route(answer)), twin_updates=False)
+    h.final("Assistant, what is time working on?")
+    await h.wait_for(lambda: len(h.answer_requests()) == 1)
+    h.bus.emit(TranscriptRevised(text="Assistant, what is Tom working on?", start=0.0, end=1.0,
+                                 utterance=h.utterance, replaces="Assistant, what is time working on?"))
+    await h.wait_for(lambda: h.done(2) is not None)
+    assert h.done(1).cancelled and h.done(1).reason == "question_revised"
+    assert [e.question for e in h.of(AssistantStarted)] == ["Assistant, what is time working on?",
+                                                            "Assistant, what is Tom working on?"]
+    assert "what is Tom working on?" in h.answer_requests()[1].messages[-1]["content"].split("## Task")[-1]
+    # Answered: a later reading of the question does not ask it a third time.
+    h.bus.emit(TranscriptRevised(text="Assistant, what is Tim working on?", start=0.0, end=1.0, utterance=h.utterance))
+    await asyncio.sleep(0.05)
+    assert len(h.of(AssistantStarted)) == 2
+    await h.assistant.close()

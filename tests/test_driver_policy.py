@@ -49,6 +49,18 @@ def test_a_question_preempts_ordinary_commentary_but_a_newer_question_waits_for_
     assert policy.on_generation_done(3.0, 2) == [Start(3, "question")]
 
 
+def test_a_question_heard_better_while_it_is_answered_is_asked_again_and_a_finished_answer_stands():
+    policy = DriverPolicy(preempt=True)
+    assert policy.on_final(0.0, "Assistant, what is time working on?") == [Start(1, "question")]
+    assert policy.on_question_revised(1.0, 1) == [Cancel(1, "question_revised"), Start(2, "question")]
+    assert policy.on_generation_done(1.1, 1, cancelled=True) == []  # the cancelled one reports back late
+    assert policy.on_generation_done(9.0, 2) == []
+    assert policy.on_question_revised(10.0, 2) == []  # answered already: it stands
+    assert policy.on_final(11.0, "The site is slow.") == [Start(3, "final")]
+    assert policy.on_question_revised(11.5, 3) == []  # not a question's answer
+    assert policy.on_generation_done(12.0, 3) == [] and not policy.busy
+
+
 def test_a_pending_question_keeps_its_priority_over_later_finals():
     policy = DriverPolicy(preempt=False)
     assert policy.on_final(0.0, "one") == [Start(1, "final")]

@@ -40,7 +40,7 @@ class Start:
 @dataclass(frozen=True)
 class Cancel:
     gen_id: int
-    reason: str  # preempted | speculation_mismatch
+    reason: str  # preempted | speculation_mismatch | question_revised
 
 
 Command = Start | Cancel
@@ -145,6 +145,17 @@ class DriverPolicy:
         commands = self._drop_speculation()
         self._mark_dirty(now)
         return commands + self._request(now, trigger)
+
+    def on_question_revised(self, now: float, gen_id: int) -> list[Command]:
+        """The question generation ``gen_id`` answers was heard better (the utterance's second decode):
+        if it still runs, it is answering words nobody said; cancel it and ask again.  A finished
+        answer stands (on a fast backend it was shown before the revision came)."""
+        if self._running.get(gen_id) != QUESTION:
+            return []
+        del self._running[gen_id]
+        if self._speculation is not None and self._speculation.gen_id == gen_id:
+            self._speculation = None
+        return [Cancel(gen_id, "question_revised"), *self._request(now, QUESTION)]
 
     def on_partial(self, now: float, text: str) -> list[Command]:
         """The uncommitted tail changed (or was repeated); may start a speculative generation."""
