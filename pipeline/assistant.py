@@ -230,7 +230,7 @@ class Assistant:
         at, line, text = said
         revised = line[: len(line) - len(text)] + revision.text
         self.window.revise(at, line, revised)
-        self.heard.add(revised)
+        self._hear(revised, revision.text, revision.speaker_name or revision.speaker)
 
     def _reask(self, revision: TranscriptRevised) -> None:
         """The question being answered was heard differently on the second decode ("what is time working
@@ -249,8 +249,7 @@ class Assistant:
         # "Tom: I will ..." (or "S2: ..." before the voice gave a name): the prompt says who "I" is.
         line = f"{utterance.speaker}: {utterance.text}" if utterance.speaker else utterance.text
         self.window.add(utterance.start, line)
-        # Grounding hears a voice's name, never its label: an owner "S2" is pruned as nobody.
-        self.heard.add(utterance.text if is_voice_label(utterance.speaker) else line)
+        self._hear(line, utterance.text, utterance.speaker)
         addressed = self.policy.addressed_part(utterance.text)
         said = self._said_to_people(utterance.text)
         if said.strip():
@@ -262,6 +261,11 @@ class Assistant:
         self.folder.take_evicted()
         self._arm_timer()
         return line
+
+    def _hear(self, line: str, text: str, speaker: str) -> None:
+        """Into the session's index of what was said: the line with its speaker's name, never a voice's
+        label (an owner or a person "S2" is pruned as nobody)."""
+        self.heard.add(text if is_voice_label(speaker) else line)
 
     def _said_to_people(self, text: str) -> str:
         """What people said to each other in ``text``; never the question to us (the rules read only that)."""

@@ -744,3 +744,18 @@ async def test_a_question_heard_better_while_it_is_answered_is_asked_again():
     await asyncio.sleep(0.05)
     assert len(h.of(AssistantStarted)) == 2
     await h.assistant.close()
+
+
+async def test_a_voice_label_the_model_lists_as_a_person_never_reaches_a_viewer():
+    labelled = {**GOOD_TWIN, "people": [{"name": "S1"}, {"name": "Carol"}, {"name": "S2"}]}  # measured: Qwen 1.5B
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(labelled))))
+    h = await harness(backend)
+    h.bus.emit(TranscriptFinal(text="Carol, please fix the search page by Wenesday.", start=0.0, end=2.0,
+                               utterance=1, utterance_end=True, speaker="S1"))
+    h.bus.emit(TranscriptRevised(text="Carol, please fix the search page by Wednesday.", start=0.0, end=2.0,
+                                 utterance=1, speaker="S1"))  # the revised line, too, is heard without "S1"
+    h.final("Thanks.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    shown = jsonpatch.apply_patch(h.of(TwinState)[0].state, h.of(TwinPatch)[0].patch)
+    assert shown["people"] == [{"name": "Carol"}]
+    await h.assistant.close()
