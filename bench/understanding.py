@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -127,9 +128,13 @@ def recorded_finals(gold: dict[str, Any], detail: dict[str, Any]) -> list[Transc
 
 
 def recorded_transcript(gold: dict[str, Any], detail: dict[str, Any]) -> list[TranscriptFinal | TranscriptRevised]:
-    """The finals of an earlier run and its utterances' revisions, in the order they were heard."""
+    """The finals of an earlier run and its utterances' revisions, in the order they were heard: a
+    revision after its utterance's last final (which may end later than the revision's audio did)."""
+    finals = recorded_finals(gold, detail)
+    closed = {f.utterance: f.end for f in finals}
     revisions = [TranscriptRevised(**dict(zip(_REVISION_FIELDS, r))) for r in detail.get("revisions", [])]
-    return sorted([*recorded_finals(gold, detail), *revisions], key=heard_at)
+    revisions = [replace(r, media_time=max(r.media_time or 0.0, closed.get(r.utterance, 0.0))) for r in revisions]
+    return sorted([*finals, *revisions], key=heard_at)
 
 
 def heard_at(event: TranscriptFinal | TranscriptRevised) -> float:

@@ -44,11 +44,14 @@ def test_a_replay_sends_each_revision_after_its_utterances_finals():
     from bench.understanding import recorded_transcript
 
     detail = {
-        "finals": [["It beats our", 0.2, 0.9, 1, False, "S1", ""], ["own servant's", 0.9, 1.6, 1, True, "S1", ""],
+        "finals": [["It beats our", 0.2, 0.9, 1, False, "S1", ""], ["own servant's", 0.9, 1.6, 1, False, "S1", ""],
+                   ["", 2.1, 2.1, 1, True, "S1", ""],  # the utterance closed after its revision's audio ended
                    ["Next.", 2.0, 2.2, 2, True, "S2", ""]],
         "revisions": [["It beats around 70 times.", 0.2, 1.6, 1, 2.0, "S1", "", "It beats our own servant's"]],
     }
     said = recorded_transcript({"duration": 5.0}, detail)
-    assert [e.type for e in said] == ["transcript.final", "transcript.final", "transcript.revised", "transcript.final"]
-    assert (said[2].utterance, said[2].text, said[2].speaker) == (1, "It beats around 70 times.", "S1")
-    assert recorded_transcript({"duration": 5.0}, {"finals": detail["finals"]}) == said[:2] + said[3:]  # older runs
+    assert [(e.type, e.utterance) for e in said] == [
+        ("transcript.final", 1), ("transcript.final", 1), ("transcript.final", 1), ("transcript.revised", 1),
+        ("transcript.final", 2)]
+    assert (said[3].text, said[3].speaker) == ("It beats around 70 times.", "S1")
+    assert recorded_transcript({"duration": 5.0}, {"finals": detail["finals"]}) == said[:3] + said[4:]  # older runs
