@@ -100,3 +100,15 @@ def test_a_number_is_an_answer_but_only_a_number_that_was_said():
     heard = HeardIndex.of("We order 12 laptops for the library.\n")
     assert AnswerChecker().problem("We order 12.", question, heard, STATE, []) == ""
     assert AnswerChecker().problem("We order 15.", question, heard, STATE, []) == "gives a number nobody said: 15"
+
+
+def test_a_question_about_a_person_wants_an_answer_about_them_and_the_twin_answers_with_their_tasks():
+    from pipeline.policy.answers import twin_answer
+
+    question = "Assistant, what is Carol working on today?"
+    # Measured (Qwen 1.5B, stand-up): "what is Tom working on?" answered with Mike's blocker.
+    assert check("Bob is sending the cost report by Friday.", question) == "is not about Carol, who was asked about"
+    assert check("Carol is fixing the search page.", question) == ""
+    assert twin_answer(question, STATE) == "Action items: Carol: fix the search page (due Wednesday)."
+    assert twin_answer("Assistant, where did Carol work before?", STATE) == ""  # not about her tasks
+    assert check("Carol fixes the search page by Wednesday.", "Assistant, what is Dave working on?") == ""  # not a person here

@@ -15,7 +15,7 @@ import json
 import re
 from typing import Any, Callable
 
-from .heard import UNASSIGNED, HeardIndex, key_words, name_tokens, support
+from .heard import UNASSIGNED, HeardIndex, key_words, name_tokens, names_nobody, support
 
 ACTION_ITEMS = "action_items"
 DECISIONS = "decisions"
@@ -73,11 +73,24 @@ def _asked(question: str) -> set[str]:
     return key_words(question) - key_words("assistant action items tasks who owns what")
 
 
+_WORKS_ON = re.compile(r"\b(?:working on|work on|doing|busy with|responsible for)\b")
+
+
+def person_asked(question: str, state: dict[str, Any]) -> str:
+    """The person of the twin a question names ("what is Tom working on?" -> "Tom"), or ""."""
+    said = set(name_tokens(question))
+    names = [p["name"] for p in state.get("people", [])] + [i["owner"] for i in state.get(ACTION_ITEMS, [])]
+    return next((n for n in names if not names_nobody(n) and set(name_tokens(n)) & said), "")
+
+
 def named_items(question: str, state: dict[str, Any]) -> list[dict[str, str]]:
     """The action items a question is about ("who hires the cleaning company?", "when will the
-    router arrive?"): at least half of an item's key words are in the question."""
+    router arrive?"): at least half of an item's key words are in the question; or a person's,
+    when it asks what they work on ("what is Tom working on today?")."""
     asked = _asked(question)
-    return [item for item in state[ACTION_ITEMS] if support(item["text"], asked) >= 0.5]
+    named = [item for item in state[ACTION_ITEMS] if support(item["text"], asked) >= 0.5]
+    person = person_asked(question, state) if _WORKS_ON.search(question.lower()) else ""
+    return named or [i for i in state[ACTION_ITEMS] if person and set(name_tokens(person)) & set(name_tokens(i["owner"]))]
 
 
 def compose_from_twin(kind: str, state: dict[str, Any], question: str = "") -> str:
@@ -133,6 +146,9 @@ class AnswerChecker:
         invented = [n for n in _capitalised(text) if not heard.mentions(n) and not key_words(n) <= known]
         if invented:
             return f"names someone nobody mentioned: {', '.join(invented[:3])}"
+        person = person_asked(question, state)
+        if person and not set(name_tokens(person)) & set(name_tokens(text)):
+            return f"is not about {person}, who was asked about"  # "what is Tom working on?" -> "Mike is ..."
         said = set(re.findall(r"\d+", "\n".join(heard.lines) + json.dumps(state) + question))
         if numbers - said:
             return f"gives a number nobody said: {', '.join(sorted(numbers - said)[:3])}"
