@@ -236,8 +236,11 @@ class Assistant:
         """The question being answered was heard differently on the second decode ("what is time working
         on" -> "what is Tom working on"): while the answer still runs, the question is asked again."""
         asked = self.policy.addressed_part(revision.text)
+        if asked is None:
+            return
+        self.twin_updater.asked(asked)
         answering = self._answering
-        if asked is None or answering is None or not revision.utterance or answering[0] != revision.utterance:
+        if answering is None or not revision.utterance or answering[0] != revision.utterance:
             return
         if normalize_utterance(asked) != normalize_utterance(self._question):
             self._question = asked
@@ -256,6 +259,7 @@ class Assistant:
             self.twin_updater.add(said, speaker=utterance.speaker, utterance=utterance.number)
         if addressed is not None:
             self._question, self._question_utterance = addressed, utterance.number
+            self.twin_updater.asked(addressed)
         self._run(self.policy.on_final(self._clock(), utterance.text))
         self.twin_jobs.on_utterance()
         self.folder.take_evicted()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+from collections import deque
 from typing import Any, Callable
 
 from .events import Error, Event, TwinPatch
@@ -24,7 +25,9 @@ from .policy.effort import Effort, EffortPolicy
 from .policy.heard import HeardIndex
 from .policy.images import Sighting, settle_scene
 from .policy.revisable import RevisableRules
-from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier, assign_ids, merge_draft, owners_among
+from .policy.twin import (
+    TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier, assign_ids, merge_draft, not_asked_of_us, owners_among,
+)
 from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 
 
@@ -54,6 +57,7 @@ class TwinUpdater:
         self.rules = RevisableRules()
         self.sighting: Sighting | None = None  # what set the scene the camera shows
         self._voice_names: dict[str, str] = {}  # voice label -> the name it gave
+        self._asked: deque[str] = deque(maxlen=32)  # the latest questions to the assistant
 
     def see(self, at: float, description: str, scene_change: bool) -> None:
         """Keep the first sighting and every scene change: the twin's scene settles on the latest."""
@@ -69,6 +73,10 @@ class TwinUpdater:
         next update publishes what changed."""
         self.rules.revise(utterance, said)
 
+    def asked(self, question: str) -> None:
+        """A question to the assistant: the assistant answers it, the twin does not list it as open."""
+        self._asked.append(question)
+
     def name_voice(self, label: str, name: str) -> None:
         """A voice labelled ``label`` gave its name (each of its finals says it again): its tasks are that
         person's."""
@@ -82,10 +90,10 @@ class TwinUpdater:
         return self._grounded(self.twin.state)
 
     def _grounded(self, state: dict[str, Any]) -> dict[str, Any]:
-        """Joined with the rules' draft, pruned to what was heard, owners only people."""
+        """Joined with the rules' draft, pruned to what was heard, owners only people, no question to us as open."""
         pruned = self.verifier.prune(merge_draft(state, self.rules.extractor.draft()), self.heard)
         assert pruned is not None
-        return owners_among(pruned, self.rules.extractor.persons())
+        return not_asked_of_us(owners_among(pruned, self.rules.extractor.persons()), self._asked)
 
     async def update(self, context_time: float, media_time: Callable[[], float]) -> None:
         """Draft, verify and publish; raises the backend's error, after publishing what the rules

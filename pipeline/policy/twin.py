@@ -618,3 +618,11 @@ def owners_among(state: dict[str, Any], persons: Collection[str]) -> dict[str, A
 
     items = [{**a, "owner": a["owner"] if person(a["owner"]) else UNASSIGNED} for a in state["action_items"]]
     return {**state, "action_items": items}
+
+
+def not_asked_of_us(state: dict[str, Any], asked: Collection[str]) -> dict[str, Any]:
+    """``state`` without the open questions that are questions asked of the assistant: those are
+    answered, not open (a small model lists "who is blocked and why" after being asked it)."""
+    words = [key_words(question) for question in asked]
+    kept = [q for q in state["open_questions"] if not any(_jaccard(key_words(q), w) >= 0.6 for w in words if w)]
+    return {**state, "open_questions": kept}
