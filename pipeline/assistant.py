@@ -223,7 +223,7 @@ class Assistant:
         still in the tail) and what grounding has heard take the revised words; nothing is asked of the
         model for it."""
         self.twin_updater.revise(revision.utterance, self._said_to_people(revision.text))
-        self._reask(revision)
+        self._on_revised_question(revision)
         said = self._lines.pop(revision.utterance, None)
         if said is None:
             return
@@ -232,9 +232,10 @@ class Assistant:
         self.window.revise(at, line, revised)
         self._hear(revised, revision.text, revision.speaker_name or revision.speaker)
 
-    def _reask(self, revision: TranscriptRevised) -> None:
-        """The question being answered was heard differently on the second decode ("what is time working
-        on" -> "what is Tom working on"): while the answer still runs, the question is asked again."""
+    def _on_revised_question(self, revision: TranscriptRevised) -> None:
+        """A revised utterance that asks the assistant something: the twin knows it was asked; and if it is
+        the question being answered, heard differently on the second decode ("what is time working on" ->
+        "what is Tom working on"), it is asked again while the answer still runs."""
         asked = self.policy.addressed_part(revision.text)
         if asked is None:
             return

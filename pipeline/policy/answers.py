@@ -89,8 +89,8 @@ def named_items(question: str, state: dict[str, Any]) -> list[dict[str, str]]:
     when it asks what they work on ("what is Tom working on today?")."""
     asked = _asked(question)
     named = [item for item in state[ACTION_ITEMS] if support(item["text"], asked) >= 0.5]
-    person = person_asked(question, state) if _WORKS_ON.search(question.lower()) else ""
-    return named or [i for i in state[ACTION_ITEMS] if person and set(name_tokens(person)) & set(name_tokens(i["owner"]))]
+    person = set(name_tokens(person_asked(question, state))) if _WORKS_ON.search(question.lower()) else set()
+    return named or [item for item in state[ACTION_ITEMS] if person & set(name_tokens(item["owner"]))]
 
 
 def compose_from_twin(kind: str, state: dict[str, Any], question: str = "") -> str:
