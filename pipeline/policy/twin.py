@@ -575,9 +575,10 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
     """``state`` with what the rule-based draft (:mod:`pipeline.policy.extract`) found and it
     lacks: missing action items, people, decisions and open questions are added; an item
-    both have keeps the state's words (unless the draft's hold them all, and more) but takes the draft's owner and due date when the draft
-    has them (the draft reads them from explicit phrasings and follows spoken corrections; a
-    small model puts the wrong one of the people heard as an owner)."""
+    both have keeps the state's words (unless the draft's hold them all, and more) but takes the
+    draft's owner and due date when the draft has them (the draft reads them from explicit
+    phrasings and follows spoken corrections; a small model puts the wrong one of the people
+    heard as an owner)."""
     merged = copy.deepcopy(state)
     items = merged["action_items"]
     for found in draft.get("action_items", []):
