@@ -12,6 +12,7 @@ Plain class: no I/O, no clock.
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 _STOPWORDS = frozenset(
     """the and for are but not you all any can had her was one our out has him his how its may new now old see
@@ -28,6 +29,14 @@ UNASSIGNED = "unassigned"
 _NOBODY = frozenset(
     "unassigned none nobody unknown n/a na tbd everyone all team we us i me you they someone somebody".split()
 )
+# Speech recognition capitalises every sentence's first word, so "Ring, please fix the bug" (a misheard
+# "Greg,") looks like a name.  A name is believed when it is a common given name (or a title and a
+# name), or when it was heard capitalised inside a sentence ("thanks, Priya", "my name is Priya").
+_GIVEN_NAMES = frozenset(
+    line for line in resources.files(__package__).joinpath("given_names.txt").read_text().split() if line[0] != "#"
+)
+_TITLES = frozenset("professor prof doctor dr mr mrs ms miss sir madam".split())
+_INSIDE_A_SENTENCE = re.compile(r"(?<=[A-Za-z0-9,;] )[A-Z][a-z]+")
 
 
 def _stem(word: str) -> str:
@@ -63,6 +72,7 @@ class HeardIndex:
     def __init__(self) -> None:
         self.vocabulary: set[str] = set()  # key words, for claims
         self._tokens: set[str] = set()  # every word as heard, for names
+        self._proper: set[str] = set()  # words heard capitalised inside a sentence
         self.completion_lines: list[set[str]] = []  # key words of lines that say something is done
         self.lines: list[str] = []
 
@@ -78,10 +88,12 @@ class HeardIndex:
         words = key_words(text)
         self.vocabulary |= words
         self._tokens.update(name_tokens(text))
+        self._proper.update(word.lower() for word in _INSIDE_A_SENTENCE.findall(text))
         if set(re.findall(r"[a-z]+", text.lower())) & _COMPLETION_WORDS:
             self.completion_lines.append(words)
 
     def mentions(self, name: str) -> bool:
-        """Was this person named?  Every word of the name must have been heard."""
+        """Was this person named?  Every word of the name must have been heard, and heard as a name."""
         tokens = name_tokens(name)
-        return bool(tokens) and not names_nobody(name) and all(token in self._tokens for token in tokens)
+        return bool(tokens) and not names_nobody(name) and all(token in self._tokens for token in tokens) \
+            and (tokens[0] in _GIVEN_NAMES or tokens[0] in _TITLES or any(t in self._proper for t in tokens))
