@@ -147,6 +147,19 @@ def test_an_open_question_announced_with_a_question_word():
     assert draft["open_questions"] == ["we hire the second designer", "the office stays open in August"]
 
 
+def test_a_question_that_continues_a_list_of_open_questions_is_one_more():
+    draft = draft_of(
+        "Another open question is whether people would pay for it, or if it should be free with ads.",
+        "And should we build it for phones first, or for the web?",
+        "We decided one thing already. The first version will only support English.",
+        "And is English enough?",  # no open question just before: a question, not an item
+    )
+    assert draft["open_questions"] == [
+        "people would pay for it, or if it should be free with ads",
+        "should we build it for phones first, or for the web",
+    ]
+
+
 def test_a_name_a_voice_was_only_guessed_to_have_never_overrides_a_task_given_by_name():
     rules = RuleExtractor()
     rules.add("Let's start. Omar? Are you there?", "S1")  # "Omar?": S2 speaks next, so S2 is taken for Omar

@@ -72,6 +72,8 @@ _DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|ag
 _OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
 # "One open question is when ...", "Another question is whether ...": the question itself follows.
 _WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|where|which)\b\s*(?P<what>.+)", re.IGNORECASE)
+# "And should we build it for phones first, or for the web?" right after an open question: one more.
+_ONE_MORE = re.compile(r"^(?:and|also|or|plus)\b,?\s+(?P<what>.+)\?$", re.IGNORECASE)
 _EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
 # "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
 _DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
@@ -80,6 +82,11 @@ _DO_THAT = re.compile(r"\b(?:do|does|take|takes)\s+(?:that|it|this)\b", re.IGNOR
 
 
 _VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
+
+
+def says_when(text: str) -> bool:
+    """Does the text name a day, a date or a deadline ("on Monday", "by the 19th of May")?"""
+    return bool(_DUE.search(text))
 
 
 def is_voice_label(speaker: str) -> bool:
@@ -136,6 +143,7 @@ class RuleExtractor:
     _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
     _called_at: int = -1
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
+    _open_at: int = -1  # the utterance that listed the last open question
     _speaker: str = ""  # who said the current utterance ("" without speaker labels)
     _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
 
@@ -345,9 +353,12 @@ class RuleExtractor:
 
     def _open_question(self, sentence: str) -> None:
         whether = _WHETHER.search(sentence)
-        if not whether and not _OPEN.search(sentence):
+        one_more = _ONE_MORE.match(sentence) if self._open_at >= self._utterances - 1 else None
+        if not whether and not one_more and not _OPEN.search(sentence):
             return
-        if whether:
+        if one_more:
+            question = one_more.group("what").strip()
+        elif whether:
             question = whether.group("what").strip(" .?")
         elif self._questions and self._questions[-1][0] >= self._utterances - 2:
             # "That is still an open question": the question asked just before (with its lead-in).
@@ -357,3 +368,4 @@ class RuleExtractor:
             return
         if len(key_words(question)) >= 1 and not any(self._same(question, q) for q in self.open_questions):
             self.open_questions.append(question)
+            self._open_at = self._utterances
