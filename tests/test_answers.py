@@ -74,6 +74,21 @@ def test_without_a_model_a_question_is_answered_by_quoting_what_was_said():
     assert quote_answer("Assistant, what is the capital of Peru?", heard, addressed) == ""
 
 
+def test_a_when_question_is_answered_by_the_line_that_names_a_day_not_by_a_question():
+    from pipeline.policy.answers import quote_answer
+
+    heard = HeardIndex.of(
+        "For next week, everyone please read chapter 5. The quiz is on Monday.\n"
+        "Yes, the Calvin cycle will be on the quiz.\n"
+        "Can we use our notes during the quiz?\n"
+    )
+    answer = quote_answer("Assistant, when is the quiz?", heard, lambda text: text.startswith("Assistant"))
+    assert answer == 'From what was said: "For next week, everyone please read chapter 5. The quiz is on Monday."'
+    heard.add("Who brings the quiz sheets?")
+    answer = quote_answer("Assistant, what about the quiz sheets?", heard, lambda text: False)
+    assert answer == 'From what was said: "Who brings the quiz sheets?"'  # closer words still come first
+
+
 def test_an_answer_that_only_echoes_the_question_is_rejected_but_yes_is_an_answer():
     question = "Assistant, when will the new router arrive?"
     assert check('The task is to ask the assistant: "When will the new router arrive?"', question) == (

@@ -15,6 +15,7 @@ import json
 import re
 from typing import Any, Callable
 
+from .extract import says_when
 from .heard import UNASSIGNED, HeardIndex, key_words, name_tokens, names_nobody, support
 
 ACTION_ITEMS = "action_items"
@@ -176,13 +177,16 @@ def quote_answer(question: str, heard: HeardIndex, addressed: Callable[[str], bo
     """The utterance that shares most content words with the question, quoted ("" if none does).
 
     Without a model (or when its answers failed the check) the honest answer to
-    "when will the router arrive?" is what was said about the router."""
+    "when will the router arrive?" is what was said about the router.  Among lines as close,
+    a statement beats a question, and a "when" question wants a line that names a day."""
     wanted = key_words(question) - _QUESTION_ONLY_WORDS
-    best, best_score = "", 0.0
+    asks_when = bool(re.search(r"\bwhen\b", question, re.IGNORECASE))
+    best, best_rank = "", (0.0, False, False)
     for line in heard.lines:
         if addressed(line):
             continue  # questions to the assistant are not evidence
-        score = len(wanted & key_words(line)) / len(wanted) if wanted else 0.0
-        if score >= best_score and score > 0:
-            best, best_score = line, score  # ties: the later line, as corrections come later
+        overlap = len(wanted & key_words(line)) / len(wanted) if wanted else 0.0
+        rank = (overlap, asks_when and says_when(line), not line.rstrip().endswith("?"))
+        if overlap > 0 and rank >= best_rank:
+            best, best_rank = line, rank  # ties: the later line, as corrections come later
     return f'From what was said: "{best}"' if best else ""
