@@ -27,6 +27,7 @@ from .policy.images import Sighting, settle_scene
 from .policy.revisable import RevisableRules
 from .policy.twin import (
     TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier, assign_ids, merge_draft, not_asked_of_us, owners_among,
+    unowned_repeats_dropped,
 )
 from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 
@@ -90,10 +91,12 @@ class TwinUpdater:
         return self._grounded(self.twin.state)
 
     def _grounded(self, state: dict[str, Any]) -> dict[str, Any]:
-        """Joined with the rules' draft, pruned to what was heard, owners only people, no question to us as open."""
+        """Joined with the rules' draft, pruned to what was heard, owners only people, no question to us as
+        open, no unowned item that repeats another entry."""
         pruned = self.verifier.prune(merge_draft(state, self.rules.extractor.draft()), self.heard)
         assert pruned is not None
-        return not_asked_of_us(owners_among(pruned, self.rules.extractor.persons()), self._asked)
+        owned = owners_among(pruned, self.rules.extractor.persons())
+        return unowned_repeats_dropped(not_asked_of_us(owned, self._asked))
 
     async def update(self, context_time: float, media_time: Callable[[], float]) -> None:
         """Draft, verify and publish; raises the backend's error, after publishing what the rules

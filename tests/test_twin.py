@@ -408,6 +408,27 @@ def test_the_rules_draft_fills_what_the_model_missed_and_corrects_dates():
     assert model_state["action_items"][0]["owner"] == "unassigned"  # the input is left alone
 
 
+def test_an_unowned_item_that_repeats_an_owned_item_a_decision_or_an_open_question_goes():
+    from pipeline.policy.twin import unowned_repeats_dropped
+
+    items = [
+        {"id": "a1", "text": "write the email newsletter", "owner": "Sarah", "due": "end of March"},
+        {"id": "a2", "text": "Sarah, can you write the email newsletter before the end of March", "owner": "unassigned",
+         "due": ""},
+        {"id": "a3", "text": "move the dark mode feature to the next release", "owner": "unassigned", "due": ""},
+        {"id": "a4", "text": "decide whether we ship the mobile app this month or next month", "owner": "unassigned",
+         "due": "Monday"},
+        {"id": "a5", "text": "read chapter five", "owner": "unassigned", "due": "next week"},
+        {"id": "a6", "text": "ship the mobile app", "owner": "Mike", "due": ""},  # owned: stays beside the question
+    ]
+    kept = unowned_repeats_dropped(state(
+        action_items=items,
+        decisions=["To move the dark mode feature to the next release"],
+        open_questions=["whether we ship the mobile app this month or next month"],
+    ))
+    assert [a["id"] for a in kept["action_items"]] == ["a1", "a5", "a6"]
+
+
 def test_an_owner_must_be_a_person_not_just_a_word_that_was_heard():
     from pipeline.policy.twin import owners_among
 

@@ -627,3 +627,23 @@ def not_asked_of_us(state: dict[str, Any], asked: Collection[str]) -> dict[str, 
     words = [key_words(question) for question in asked]
     kept = [q for q in state["open_questions"] if not any(_jaccard(key_words(q), w) >= 0.6 for w in words if w)]
     return {**state, "open_questions": kept}
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    """Shared words over the shorter side's: 1.0 when one says all the other says."""
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def unowned_repeats_dropped(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` without the unassigned action items that say again what another entry says: an owned
+    item ("Sarah, can you write the newsletter ..." beside Sarah's "write the newsletter"), a decision
+    ("move dark mode to the next release") or an open question ("decide whether we ship this month").
+    A small model lists one thing under two headings; its place is the more specific one."""
+    others = [key_words(f"{a['owner']} {a['text']}") for a in state["action_items"] if a["owner"] != UNASSIGNED]
+    others += [key_words(entry) for entry in (*state["decisions"], *state["open_questions"])]
+    kept = [
+        a for a in state["action_items"]
+        if a["owner"] != UNASSIGNED or not any(_overlap(key_words(a["text"]), other) >= 0.75 for other in others)
+    ]
+    return {**state, "action_items": kept}
+
