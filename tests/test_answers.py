@@ -115,6 +115,12 @@ def test_a_number_is_an_answer_but_only_a_number_that_was_said():
     heard = HeardIndex.of("We order 12 laptops for the library.\n")
     assert AnswerChecker().problem("We order 12.", question, heard, STATE, []) == ""
     assert AnswerChecker().problem("We order 15.", question, heard, STATE, []) == "gives a number nobody said: 15"
+    assert AnswerChecker().problem("We order twelve.", question, heard, STATE, []) == ""
+    # A small model's "up to five days a week" when "two days a week" was misheard: five was never said.
+    heard.add("And you can work from home today my week.")
+    answer = "You can work from home up to five days a week."
+    assert AnswerChecker().problem(answer, "Assistant, how many days a week can I work from home?", heard, STATE, []) \
+        == "gives a number nobody said: 5"
 
 
 def test_a_question_about_a_person_wants_an_answer_about_them_and_the_twin_answers_with_their_tasks():

@@ -39,6 +39,22 @@ NO_ANSWER = "I could not find that in what was said so far."
 LEAVES_OUT = "leaves out most of the"
 
 
+# Number words, so "five days" is checked like "5 days" ("one" is left out: "the first one" counts nothing).
+_NUMBER_WORDS = {
+    word: str(value) for value, word in enumerate(
+        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    ) if word != "_"
+} | {word: str(10 * tens) for tens, word in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers a text says, as digits."""
+    lowered = text.lower()
+    words = re.findall(r"[a-z]+", lowered)
+    return set(re.findall(r"\d+", lowered)) | {_NUMBER_WORDS[w] for w in words if w in _NUMBER_WORDS}
+
+
 def worth_retrying(problem: str) -> bool:
     """An answer that leaves out what the twin holds is not retried: the answer composed from the
     twin lists it at once, where a retry costs another model call (tens of seconds on a CPU)."""
@@ -141,7 +157,7 @@ class AnswerChecker:
         known = heard.vocabulary | twin_vocabulary(state) | key_words(question) | _ANSWER_WORDS
         if words and support(text, known) < self.grounding:
             return "not grounded in the transcript or the twin"
-        numbers = set(re.findall(r"\d+", text))
+        numbers = _numbers(text)
         if not (words - key_words(question) - _ANSWER_WORDS or numbers) and not re.match(r"(yes|no)\b", text.lower()):
             return "only repeats the question"  # "Yes, we are ..." answers a yes/no question; an echo does not
         invented = [n for n in _capitalised(text) if not heard.mentions(n) and not key_words(n) <= known]
@@ -150,7 +166,7 @@ class AnswerChecker:
         person = person_asked(question, state)
         if person and not set(name_tokens(person)) & set(name_tokens(text)):
             return f"is not about {person}, who was asked about"  # "what is Tom working on?" -> "Mike is ..."
-        said = set(re.findall(r"\d+", "\n".join(heard.lines) + json.dumps(state) + question))
+        said = _numbers("\n".join(heard.lines) + json.dumps(state) + question)
         if numbers - said:
             return f"gives a number nobody said: {', '.join(sorted(numbers - said)[:3])}"
         kind = question_kind(question)
