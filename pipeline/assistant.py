@@ -233,19 +233,26 @@ class Assistant:
         self._hear(revised, revision.text, revision.speaker_name or revision.speaker)
 
     def _on_revised_question(self, revision: TranscriptRevised) -> None:
-        """A revised utterance that asks the assistant something: the twin knows it was asked; and if it is
+        """A revised utterance that asks the assistant something: the twin knows it was asked; if it is
         the question being answered, heard differently on the second decode ("what is time working on" ->
-        "what is Tom working on"), it is asked again while the answer still runs."""
+        "what is Tom working on"), it is asked again while the answer still runs; and if the first reading
+        missed that it was a question to us at all ("Assistant," heard as "Is this true,"), it is asked now."""
         asked = self.policy.addressed_part(revision.text)
         if asked is None:
             return
         self.twin_updater.asked(asked)
-        answering = self._answering
-        if answering is None or not revision.utterance or answering[0] != revision.utterance:
+        if not revision.utterance:
             return
-        if normalize_utterance(asked) != normalize_utterance(self._question):
-            self._question = asked
-            self._run(self.policy.on_question_revised(self._clock(), answering[1]))
+        answering = self._answering
+        if answering is not None and answering[0] == revision.utterance:
+            if normalize_utterance(asked) != normalize_utterance(self._question):
+                self._question = asked
+                self._run(self.policy.on_question_revised(self._clock(), answering[1]))
+            return
+        said = self._lines.get(revision.utterance)
+        if said is not None and self.policy.addressed_part(said[2]) is None:
+            self._question, self._question_utterance = asked, revision.utterance
+            self._run(self.policy.on_question_revealed(self._clock()))
 
     def _on_utterance(self, utterance: Utterance) -> str:
         """A whole utterance: into the window, the session index and the rules, then to the driver;

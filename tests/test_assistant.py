@@ -746,6 +746,26 @@ async def test_a_question_heard_better_while_it_is_answered_is_asked_again():
     await h.assistant.close()
 
 
+async def test_a_question_the_finals_missed_is_asked_when_the_revision_hears_it():
+    backend = ScriptedBackend(route(lambda r, i: Reply("The quiz is on Monday.")))
+    h = await harness(backend, twin_updates=False)
+    questions = lambda: [e.question for e in h.of(AssistantStarted) if e.question]  # noqa: E731
+    h.final("The quiz is on Monday.")
+    h.final("Is this true, when is the quiz?")  # the finals missed "Assistant,": no question to us
+    h.bus.emit(TranscriptRevised(text="Assistant, when is the quiz?", start=0.0, end=1.0, utterance=h.utterance,
+                                 replaces="Is this true, when is the quiz?"))
+    await h.wait_for(lambda: questions() == ["Assistant, when is the quiz?"])
+    task = [r for r in h.answer_requests() if "when is the quiz?" in r.messages[-1]["content"].split("## Task")[-1]]
+    assert task
+    # An utterance the finals already heard as a question is not asked again by its revision.
+    h.final("Assistant, who runs it?")
+    await h.wait_for(lambda: len(questions()) == 2)
+    h.bus.emit(TranscriptRevised(text="Assistant, who runs it?", start=0.0, end=1.0, utterance=h.utterance))
+    await asyncio.sleep(0.05)
+    assert questions() == ["Assistant, when is the quiz?", "Assistant, who runs it?"]
+    await h.assistant.close()
+
+
 async def test_a_voice_label_the_model_lists_as_a_person_never_reaches_a_viewer():
     labelled = {**GOOD_TWIN, "people": [{"name": "S1"}, {"name": "Carol"}, {"name": "S2"}]}  # measured: Qwen 1.5B
     backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(labelled))))

@@ -49,6 +49,12 @@ def test_a_question_preempts_ordinary_commentary_but_a_newer_question_waits_for_
     assert policy.on_generation_done(3.0, 2) == [Start(3, "question")]
 
 
+def test_a_question_only_the_revision_heard_is_asked_at_once_and_preempts_commentary():
+    policy = DriverPolicy(preempt=True)
+    assert policy.on_final(0.0, "Is this true, when is the quiz?") == [Start(1, "final")]
+    assert policy.on_question_revealed(0.8) == [Cancel(1, "preempted"), Start(2, "question")]
+
+
 def test_a_question_heard_better_while_it_is_answered_is_asked_again_and_a_finished_answer_stands():
     policy = DriverPolicy(preempt=True)
     assert policy.on_final(0.0, "Assistant, what is time working on?") == [Start(1, "question")]

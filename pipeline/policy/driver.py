@@ -157,6 +157,11 @@ class DriverPolicy:
             self._speculation = None
         return [Cancel(gen_id, "question_revised"), *self._request(now, QUESTION)]
 
+    def on_question_revealed(self, now: float) -> list[Command]:
+        """An utterance's second decode heard a question to the assistant that its finals did not: it is
+        asked now, as a final that asked it would have been."""
+        return self._drop_speculation() + self._request(now, QUESTION)
+
     def on_partial(self, now: float, text: str) -> list[Command]:
         """The uncommitted tail changed (or was repeated); may start a speculative generation."""
         if not self.speculative:
