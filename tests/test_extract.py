@@ -114,6 +114,9 @@ def test_a_decision_announced_before_it_is_said_takes_the_next_sentence():
         "So we decided. Ten laptops for the library. and no tablets.",
     )
     assert draft["decisions"] == ["The pilot runs in two schools", "Ten laptops for the library. and no tablets"]
+    assert draft_of("The router is broken. We decided to replace it. I will send you a new one.")["decisions"] == [
+        "To replace it"
+    ]
 
 
 def test_an_arrival_said_after_the_task_is_its_due_date():

@@ -343,9 +343,10 @@ class RuleExtractor:
         if not match:
             return
         what = re.sub(r"^(?:.*?:\s*|that\s+)", "", match.group("what")).strip(" .:,")
-        if len(key_words(what)) < 2 and following:
+        if len(key_words(what)) < 2 and following and not (what.lower().startswith("to ") and key_words(what)):
             # "We decided one thing already. The first version ...": what was decided comes next,
-            # with the fragments speech recognition split off it ("20,000 for online ads. and no print ads.").
+            # with the fragments speech recognition split off it ("20,000 for online ads. and no print ads.");
+            # "We decided to replace it." is whole.
             rest = [following[0]] + list(itertools.takewhile(lambda s: s[:1].islower(), following[1:]))
             what = " ".join(rest).strip(" .:,")
         if len(key_words(what)) >= 1 and not any(self._same(what, d) for d in self.decisions):
