@@ -277,7 +277,10 @@ class Assistant:
     def _hear(self, line: str, text: str, speaker: str) -> None:
         """Into the session's index of what was said: the line with its speaker's name, never a voice's
         label (an owner or a person "S2" is pruned as nobody)."""
-        self.heard.add(text if is_voice_label(speaker) else line)
+        if is_voice_label(speaker):
+            self.heard.add(text)
+        else:
+            self.heard.add(line, speaker)  # a participant's or a voice's name is a name, said or not
 
     def _said_to_people(self, text: str) -> str:
         """What people said to each other in ``text``; never the question to us (the rules read only that)."""

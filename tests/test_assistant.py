@@ -781,6 +781,22 @@ async def test_a_voice_label_the_model_lists_as_a_person_never_reaches_a_viewer(
     await h.assistant.close()
 
 
+async def test_a_participants_name_is_a_name_even_when_nobody_says_it():
+    # Measured (tests/test_rooms.py): Priya's "I will write ..." lost its owner once a name had to be heard
+    # inside a sentence or be a common given name; the room knows her name from her publisher.
+    listing = {**GOOD_TWIN, "people": [], "action_items": [
+        {"id": "a1", "text": "write the text for the store listing", "owner": "Priya", "due": ""}]}
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(listing))))
+    h = await harness(backend)
+    h.bus.emit(TranscriptFinal(text="I will write the text for the store listing.", start=0.0, end=2.0,
+                               utterance=1, utterance_end=True, speaker="Priya", speaker_name="Priya"))
+    h.final("Good.")
+    await h.wait_for(lambda: h.of(TwinPatch))
+    shown = jsonpatch.apply_patch(h.of(TwinState)[0].state, h.of(TwinPatch)[0].patch)
+    assert [a["owner"] for a in shown["action_items"]] == ["Priya"]
+    await h.assistant.close()
+
+
 async def test_a_question_asked_of_the_assistant_is_not_listed_as_open_in_the_twin():
     listed = {**GOOD_TWIN, "open_questions": ["who is blocked and why", "whether we ship the app this month"]}
     backend = ScriptedBackend(route(lambda r, i: Reply("Nobody is blocked."), twin=lambda r, i: Reply(json.dumps(listed))))

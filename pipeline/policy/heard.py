@@ -83,8 +83,12 @@ class HeardIndex:
             index.add(line)
         return index
 
-    def add(self, text: str) -> None:
+    def add(self, text: str, speaker: str = "") -> None:
+        """One line heard; ``speaker``: the name of who said it, when the session knows it (a participant's
+        name, a voice's), which is a name whatever the words say."""
         self.lines.append(text)
+        self._tokens.update(name_tokens(speaker))
+        self._proper.update(name_tokens(speaker))
         words = key_words(text)
         self.vocabulary |= words
         self._tokens.update(name_tokens(text))
