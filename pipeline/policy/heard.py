@@ -57,6 +57,12 @@ def support(claim: str, vocabulary: set[str]) -> float:
     return len(words & vocabulary) / len(words) if words else 0.0
 
 
+def jaccard(a: set[str], b: set[str]) -> float:
+    """How alike two sets of words are: shared over all (1.0 for two empty sets)."""
+    union = a | b
+    return len(a & b) / len(union) if union else 1.0
+
+
 def name_tokens(name: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", re.sub(r"'s\b", "", name.lower()))
 

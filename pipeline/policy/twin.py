@@ -8,7 +8,8 @@ Viewers get RFC 6902 patches between versions, so staying in sync is cheap.
 With several candidates (``--samples``) or revisions (``--refine``), the
 :class:`Verifier` scores each one on schema validity, grounding in the
 transcript and consistency with the previous state; its scores travel with the
-patch (``TwinPatch.why``) so anyone can see why a candidate won.
+patch (``TwinPatch.why``) so anyone can see why a candidate won.  Joining the rules' draft and the
+last checks before viewers: :mod:`pipeline.policy.twin_merge`.
 
 Plain module: no I/O, no clock.
 """
@@ -19,12 +20,12 @@ import copy
 import json
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any, Collection, Sequence
+from typing import Any, Sequence
 
 import jsonpatch
 from jsonschema import Draft202012Validator
 
-from .heard import UNASSIGNED, HeardIndex, key_words, name_tokens, names_nobody, support
+from .heard import UNASSIGNED, HeardIndex, jaccard, key_words, names_nobody, support
 
 MAX_ITEMS = 20
 MAX_TEXT = 300
@@ -278,9 +279,9 @@ def _id_number(item_id: str) -> int:
     return int(digits) if item_id.startswith(ITEM_ID_PREFIX) and digits.isdigit() else 0
 
 
-def _same_task(a: dict[str, str], b: dict[str, str]) -> float:
+def same_task(a: dict[str, str], b: dict[str, str]) -> float:
     """How surely two action items are one task: word overlap, helped by a shared named owner."""
-    overlap = _jaccard(key_words(a["text"]), key_words(b["text"]))
+    overlap = jaccard(key_words(a["text"]), key_words(b["text"]))
     same_owner = a["owner"].lower() == b["owner"].lower() and a["owner"] != UNASSIGNED
     return overlap + (0.25 if same_owner else 0.0)
 
@@ -292,7 +293,7 @@ def assign_ids(items: list[dict[str, str]], previous: list[dict[str, str]], last
     correction looks like).  Items come back ordered by id, so an update patches in place."""
     merged: list[dict[str, str]] = []
     for item in items:
-        twin = next((m for m in merged if _same_task(m, item) >= 0.6), None)
+        twin = next((m for m in merged if same_task(m, item) >= 0.6), None)
         if twin is None:
             merged.append(dict(item))
             continue
@@ -304,7 +305,7 @@ def assign_ids(items: list[dict[str, str]], previous: list[dict[str, str]], last
     pairs = []
     for i, item in enumerate(merged):
         for old_id, old in by_id.items():
-            score = _same_task(old, item) + (0.3 if item.get("id") == old_id else 0.0)
+            score = same_task(old, item) + (0.3 if item.get("id") == old_id else 0.0)
             if score >= 0.5:
                 pairs.append((score, i, old_id))
     taken: dict[int, str] = {}
@@ -549,7 +550,7 @@ class Verifier:
         previous_claims = _claims(previous)
         for claim in previous_claims:
             words = key_words(claim.text)
-            still_there = any(_jaccard(words, other) >= 0.5 for other in kept)
+            still_there = any(jaccard(words, other) >= 0.5 for other in kept)
             explained = any(support(claim.text, line) >= self.support_threshold for line in heard.completion_lines)
             if not still_there and not explained:
                 removed.append(claim.label)
@@ -562,88 +563,3 @@ class Verifier:
             ungrounded=ungrounded,
             removed=removed,
         )
-
-
-def _jaccard(a: set[str], b: set[str]) -> float:
-    union = a | b
-    return len(a & b) / len(union) if union else 1.0
-
-
-# --- joining the rule-based draft -------------------------------------------------------
-
-
-def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
-    """``state`` with what the rule-based draft (:mod:`pipeline.policy.extract`) found and it
-    lacks: missing action items, people, decisions and open questions are added; an item
-    both have keeps the state's words (unless the draft's hold them all, and more) but takes the
-    draft's owner and due date when the draft has them (the draft reads them from explicit
-    phrasings and follows spoken corrections; a small model puts the wrong one of the people
-    heard as an owner)."""
-    merged = copy.deepcopy(state)
-    items = merged["action_items"]
-    for found in draft.get("action_items", []):
-        same = max(items, key=lambda item: _same_task(item, found), default=None)
-        # Two people named, half the words shared: two tasks ("send you the coding test", Rachel;
-        # "return the coding test", David), not the rules correcting the owner.
-        others = same is not None and UNASSIGNED not in (same["owner"], found["owner"]) \
-            and same["owner"].lower() != found["owner"].lower()
-        if same is None or _same_task(same, found) < (0.6 if others else 0.5):
-            items.append(dict(found))
-            continue
-        if key_words(same["text"]) < key_words(found["text"]):
-            same["text"] = found["text"]  # the draft says all of it and more ("return it" -> "return the coding test")
-        if found["owner"] != UNASSIGNED:
-            same["owner"] = found["owner"]
-        if found["due"]:
-            same["due"] = found["due"]
-    known = {person["name"].lower() for person in merged["people"]}
-    merged["people"] += [p for p in draft.get("people", []) if p["name"].lower() not in known]
-    for name in ("decisions", "open_questions"):
-        for entry in draft.get(name, []):
-            if not any(_jaccard(key_words(entry), key_words(other)) >= 0.4 for other in merged[name]):
-                merged[name].append(entry)
-    for name in ("action_items", "people", "decisions", "open_questions"):
-        merged[name] = merged[name][:MAX_ITEMS]
-    return merged
-
-
-def owners_among(state: dict[str, Any], persons: Collection[str]) -> dict[str, Any]:
-    """``state`` with every owner who is not one of ``persons`` unassigned: a word that was heard is
-    not yet a person ("Fine, I will ..." heard does not make "Fine" an owner)."""
-    known = [set(name_tokens(person)) for person in persons]
-    known = [tokens for tokens in known if tokens]
-
-    def person(owner: str) -> bool:
-        said = set(name_tokens(owner))
-        return bool(said) and any(said <= tokens or tokens <= said for tokens in known)
-
-    items = [{**a, "owner": a["owner"] if person(a["owner"]) else UNASSIGNED} for a in state["action_items"]]
-    return {**state, "action_items": items}
-
-
-def not_asked_of_us(state: dict[str, Any], asked: Collection[str]) -> dict[str, Any]:
-    """``state`` without the open questions that are questions asked of the assistant: those are
-    answered, not open (a small model lists "who is blocked and why" after being asked it)."""
-    words = [key_words(question) for question in asked]
-    kept = [q for q in state["open_questions"] if not any(_jaccard(key_words(q), w) >= 0.6 for w in words if w)]
-    return {**state, "open_questions": kept}
-
-
-def _overlap(a: set[str], b: set[str]) -> float:
-    """Shared words over the shorter side's: 1.0 when one says all the other says."""
-    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
-
-
-def unowned_repeats_dropped(state: dict[str, Any]) -> dict[str, Any]:
-    """``state`` without the unassigned action items that say again what another entry says: an owned
-    item ("Sarah, can you write the newsletter ..." beside Sarah's "write the newsletter"), a decision
-    ("move dark mode to the next release") or an open question ("decide whether we ship this month").
-    A small model lists one thing under two headings; its place is the more specific one."""
-    others = [key_words(f"{a['owner']} {a['text']}") for a in state["action_items"] if a["owner"] != UNASSIGNED]
-    others += [key_words(entry) for entry in (*state["decisions"], *state["open_questions"])]
-    kept = [
-        a for a in state["action_items"]
-        if a["owner"] != UNASSIGNED or not any(_overlap(key_words(a["text"]), other) >= 0.75 for other in others)
-    ]
-    return {**state, "action_items": kept}
-

@@ -1,0 +1,94 @@
+"""Joining the twin a model proposed with what the rules found, and the last checks before viewers see it.
+
+The model's state (already repaired and verified, :mod:`pipeline.policy.twin`) and the rule-based draft
+(:mod:`pipeline.policy.extract`) each see things the other misses; these functions join them and hold
+the result to what a viewer may be shown: owners who are people, no question asked of the assistant listed
+as open, no unowned item that repeats another entry.
+
+Plain functions: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Collection
+
+from .heard import UNASSIGNED, jaccard, key_words, name_tokens
+from .twin import MAX_ITEMS, same_task
+
+
+def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with what the rule-based draft (:mod:`pipeline.policy.extract`) found and it
+    lacks: missing action items, people, decisions and open questions are added; an item
+    both have keeps the state's words (unless the draft's hold them all, and more) but takes the
+    draft's owner and due date when the draft has them (the draft reads them from explicit
+    phrasings and follows spoken corrections; a small model puts the wrong one of the people
+    heard as an owner)."""
+    merged = copy.deepcopy(state)
+    items = merged["action_items"]
+    for found in draft.get("action_items", []):
+        same = max(items, key=lambda item: same_task(item, found), default=None)
+        # Two people named, half the words shared: two tasks ("send you the coding test", Rachel;
+        # "return the coding test", David), not the rules correcting the owner.
+        others = same is not None and UNASSIGNED not in (same["owner"], found["owner"]) \
+            and same["owner"].lower() != found["owner"].lower()
+        if same is None or same_task(same, found) < (0.6 if others else 0.5):
+            items.append(dict(found))
+            continue
+        if key_words(same["text"]) < key_words(found["text"]):
+            same["text"] = found["text"]  # the draft says all of it and more ("return it" -> "return the coding test")
+        if found["owner"] != UNASSIGNED:
+            same["owner"] = found["owner"]
+        if found["due"]:
+            same["due"] = found["due"]
+    known = {person["name"].lower() for person in merged["people"]}
+    merged["people"] += [p for p in draft.get("people", []) if p["name"].lower() not in known]
+    for name in ("decisions", "open_questions"):
+        for entry in draft.get(name, []):
+            if not any(jaccard(key_words(entry), key_words(other)) >= 0.4 for other in merged[name]):
+                merged[name].append(entry)
+    for name in ("action_items", "people", "decisions", "open_questions"):
+        merged[name] = merged[name][:MAX_ITEMS]
+    return merged
+
+
+def owners_among(state: dict[str, Any], persons: Collection[str]) -> dict[str, Any]:
+    """``state`` with every owner who is not one of ``persons`` unassigned: a word that was heard is
+    not yet a person ("Fine, I will ..." heard does not make "Fine" an owner)."""
+    known = [set(name_tokens(person)) for person in persons]
+    known = [tokens for tokens in known if tokens]
+
+    def person(owner: str) -> bool:
+        said = set(name_tokens(owner))
+        return bool(said) and any(said <= tokens or tokens <= said for tokens in known)
+
+    items = [{**a, "owner": a["owner"] if person(a["owner"]) else UNASSIGNED} for a in state["action_items"]]
+    return {**state, "action_items": items}
+
+
+def not_asked_of_us(state: dict[str, Any], asked: Collection[str]) -> dict[str, Any]:
+    """``state`` without the open questions that are questions asked of the assistant: those are
+    answered, not open (a small model lists "who is blocked and why" after being asked it)."""
+    words = [key_words(question) for question in asked]
+    kept = [q for q in state["open_questions"] if not any(jaccard(key_words(q), w) >= 0.6 for w in words if w)]
+    return {**state, "open_questions": kept}
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    """Shared words over the shorter side's: 1.0 when one says all the other says."""
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def unowned_repeats_dropped(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` without the unassigned action items that say again what another entry says: an owned
+    item ("Sarah, can you write the newsletter ..." beside Sarah's "write the newsletter"), a decision
+    ("move dark mode to the next release") or an open question ("decide whether we ship this month").
+    A small model lists one thing under two headings; its place is the more specific one."""
+    others = [key_words(f"{a['owner']} {a['text']}") for a in state["action_items"] if a["owner"] != UNASSIGNED]
+    others += [key_words(entry) for entry in (*state["decisions"], *state["open_questions"])]
+    kept = [
+        a for a in state["action_items"]
+        if a["owner"] != UNASSIGNED or not any(_overlap(key_words(a["text"]), other) >= 0.75 for other in others)
+    ]
+    return {**state, "action_items": kept}
+
