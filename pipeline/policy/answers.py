@@ -40,12 +40,10 @@ LEAVES_OUT = "leaves out most of the"
 
 
 # Number words, so "five days" is checked like "5 days" ("one" is left out: "the first one" counts nothing).
-_NUMBER_WORDS = {
-    word: str(value) for value, word in enumerate(
-        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split()
-    ) if word != "_"
-} | {word: str(10 * tens) for tens, word in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
+_NUMBER_WORDS = {"zero": "0"} | {word: str(n) for n, word in enumerate(
+    "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split(), 2)} | {word: str(10 * n) for n, word in enumerate(
+    "thirty forty fifty sixty seventy eighty ninety".split(), 3)}
 
 
 def _numbers(text: str) -> set[str]:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .heard import UNASSIGNED, key_words
+from .heard import UNASSIGNED, key_words, overlap
 
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
@@ -303,8 +303,7 @@ class RuleExtractor:
 
     @staticmethod
     def _same(a: str, b: str) -> bool:
-        words_a, words_b = key_words(a), key_words(b)
-        return bool(words_a and words_b) and len(words_a & words_b) / min(len(words_a), len(words_b)) >= 0.5
+        return overlap(key_words(a), key_words(b)) >= 0.5
 
     def _item(self, task: str, owner: str, sentence: str, first_person: bool = False) -> None:
         text = _task_and_due(_CLAUSE_END.split(task)[0])[0]

@@ -63,6 +63,11 @@ def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(union) if union else 1.0
 
 
+def overlap(a: set[str], b: set[str]) -> float:
+    """Shared words over the shorter side's: 1.0 when one says all the other says (0 when either is empty)."""
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
 def name_tokens(name: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", re.sub(r"'s\b", "", name.lower()))
 

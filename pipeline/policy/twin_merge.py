@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Collection
 
-from .heard import UNASSIGNED, jaccard, key_words, name_tokens
+from .heard import UNASSIGNED, jaccard, key_words, name_tokens, overlap
 from .twin import MAX_ITEMS, same_task
 
 
@@ -74,11 +74,6 @@ def not_asked_of_us(state: dict[str, Any], asked: Collection[str]) -> dict[str, 
     return {**state, "open_questions": kept}
 
 
-def _overlap(a: set[str], b: set[str]) -> float:
-    """Shared words over the shorter side's: 1.0 when one says all the other says."""
-    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
-
-
 def unowned_repeats_dropped(state: dict[str, Any]) -> dict[str, Any]:
     """``state`` without the unassigned action items that say again what another entry says: an owned
     item ("Sarah, can you write the newsletter ..." beside Sarah's "write the newsletter"), a decision
@@ -88,7 +83,7 @@ def unowned_repeats_dropped(state: dict[str, Any]) -> dict[str, Any]:
     others += [key_words(entry) for entry in (*state["decisions"], *state["open_questions"])]
     kept = [
         a for a in state["action_items"]
-        if a["owner"] != UNASSIGNED or not any(_overlap(key_words(a["text"]), other) >= 0.75 for other in others)
+        if a["owner"] != UNASSIGNED or not any(overlap(key_words(a["text"]), other) >= 0.75 for other in others)
     ]
     return {**state, "action_items": kept}
 
