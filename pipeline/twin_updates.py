@@ -25,8 +25,9 @@ from .policy.effort import Effort, EffortPolicy
 from .policy.heard import HeardIndex
 from .policy.images import Sighting, settle_scene
 from .policy.revisable import RevisableRules
-from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, Verdict, Verifier, assign_ids
+from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, assign_ids
 from .policy.twin_merge import merge_draft, not_asked_of_us, owners_among, unowned_repeats_dropped
+from .policy.verifier import Verdict, Verifier
 from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 
 

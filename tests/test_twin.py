@@ -11,12 +11,12 @@ from pipeline.policy.twin import (
     TWIN_RESPONSE_FORMAT,
     TWIN_SCHEMA,
     TwinModel,
-    Verifier,
     empty_state,
     assign_ids,
     extract_json,
 )
 from pipeline.policy.heard import HeardIndex, key_words, support
+from pipeline.policy.verifier import Verifier
 
 TRANSCRIPT = """\
 [0.5s] Good morning, everyone. Let's start the weekly planning meeting about the new website and the budget.
