@@ -32,9 +32,14 @@ log = logging.getLogger(__name__)
 SAMPLE_RATE = 16_000
 HOP = 160  # samples per mel frame (10 ms)
 FULL_FRAMES = 3000
-# Encoder widths are rounded up to a multiple of this many frames: every new input shape makes the
-# CPU kernels cache another plan, so widths that varied by the frame grew RSS by 220 MB over a 30-minute stream.
+# Encoder widths are rounded up to a multiple of this many frames: every new input shape compiles
+# another oneDNN kernel, so widths that varied by the frame cost a compile per decode.
 WIDTH_STEP = 50
+# oneDNN keeps every kernel it compiled, one per input shape, up to 1,024 of them: with windows,
+# batches and prompts of every length, RSS climbed by ~1 MB per new shape through a live session
+# (base, random windows: +110 MB over 80 decodes, then still rising; off: flat, and no slower, since a
+# compile costs little next to a decode).  An environment that sets it keeps its own value.
+ONEDNN_CACHE = ("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "0")
 PREPEND_PUNCTUATIONS = "\"'“¿([{-"
 APPEND_PUNCTUATIONS = "\"'.。,，!！?？:：”)]}、"
 
@@ -95,6 +100,7 @@ class ShortWindowWhisper:
 
     def __init__(self, path: Path, *, threads: int, workers: int = 1, tail_s: float = 6.0, beam_size: int = 2) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local directory: never ask a hub
+        os.environ.setdefault(*ONEDNN_CACHE)  # read by oneDNN when it compiles its first kernel
         from faster_whisper import WhisperModel
 
         started = time.perf_counter()
