@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import tracemalloc
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -131,6 +133,54 @@ async def test_maxlen_trims_and_a_resume_before_the_trim_is_a_gap(make_store: St
     recent = ResumeFeed(170)
     out = recent.backlog(await store.read_after("s1", recent.cursor))
     assert recent.gap is None and [from_json(e.data.decode()).seq for e in out] == list(range(171, 201))
+
+
+async def test_in_memory_the_log_keeps_its_bytes_out_of_the_heap() -> None:
+    """A live session's log (thumbnails mostly) was most of a soak's memory growth, ~2 MB per 10 minutes."""
+    store = MemoryStore()
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        for seq in range(1, 2001):
+            await store.append("s1", seq, event("s1", seq, text="x" * 2500))  # 5 MB in all
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 500_000, grown  # the index: 32 bytes an entry
+    held = await store.read_after("s1", 1990)
+    assert [from_json(e.data.decode()).seq for e in held] == list(range(1991, 2001))
+    assert (await store.read_after("s1", 0, limit=3))[0].data == event("s1", 1, text="x" * 2500)
+    await store.close()
+
+
+async def test_in_memory_a_trimmed_log_gives_its_file_and_index_back() -> None:
+    store = MemoryStore(StoreSettings(maxlen=50, max_bytes=20_000))
+    for seq in range(1, 10_001):
+        await store.append("s1", seq, event("s1", seq, text="x" * (900 if seq % 2 else 10)))
+    entries = store._logs["s1"].entries
+    assert len(entries) <= 50 and len(entries._seqs) <= 50 + entries.COMPACT_ENTRIES + 1
+    assert os.fstat(entries._file.fileno()).st_size <= entries.COMPACT_BYTES + 2 * 20_000
+    held = await store.read_after("s1", 0)
+    assert held[-1].seq == 10_000 and [e.seq for e in held] == list(range(held[0].seq, 10_001))
+    assert all(from_json(e.data.decode()).seq == e.seq for e in held)
+    assert (await store.append("s1", 10_000, event("s1", 10_000))) == 9_999  # a retry, found in the index
+    await store.close()
+
+
+async def test_in_memory_logs_close_their_files() -> None:
+    fds = len(os.listdir("/proc/self/fd"))
+    store = MemoryStore(StoreSettings(expire_s=1.0), clock=lambda: now[0])
+    now = [0.0]
+    for session in ("a", "b", "c"):
+        await store.append(session, 1, event(session, 1))
+        await store.end(session)
+    assert len(os.listdir("/proc/self/fd")) == fds + 3
+    now[0] = 2.0
+    assert await store.live_sessions() == []  # expired: their files closed
+    assert len(os.listdir("/proc/self/fd")) == fds
+    await store.append("d", 1, event("d", 1))
+    await store.close()
+    assert len(os.listdir("/proc/self/fd")) == fds
 
 
 async def test_in_memory_the_log_is_bounded_in_bytes_too() -> None:

@@ -1,12 +1,21 @@
 """The event store inside one process (the embedded default): bounded per session, forgotten
 ``expire_s`` after a session ends.  The same semantics as the Redis store, so the server need not know
-which one it has."""
+which one it has.
+
+A session's events are kept on disk, not in the heap: their bytes in an unlinked temporary file (no
+name, owner-only, gone with the process), only each entry's seq, prev, offset and length in memory
+(32 bytes).  Kept in the heap, the log of a live session (thumbnails mostly) was most of the server's
+memory growth, ~2 MB per 10 minutes of a soak; reads are of what was just written, from the page cache.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import tempfile
 import time
-from collections import deque
+from array import array
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -23,11 +32,73 @@ from .base import (
 )
 
 
+class _Entries:
+    """One session's entries, oldest first: bytes in a temporary file, the index in four arrays.
+
+    Trimming moves ``head``; once the trimmed part is most of the file or of the index (and over
+    ``COMPACT_BYTES`` or ``COMPACT_ENTRIES``), the kept entries are copied to a new file, a chunk at a time."""
+
+    COMPACT_BYTES = 1 << 20
+    COMPACT_ENTRIES = 4096
+    CHUNK = 1 << 20
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()
+        self._seqs, self._prevs, self._offsets, self._lengths = (array("q") for _ in range(4))
+        self._head = 0  # index of the oldest entry kept
+        self._size = 0  # bytes written to the file
+        self.bytes = 0  # bytes of the entries kept
+
+    def __len__(self) -> int:
+        return len(self._seqs) - self._head
+
+    def append(self, seq: int, prev: int, data: bytes) -> None:
+        os.pwrite(self._file.fileno(), data, self._size)
+        for column, value in zip((self._seqs, self._prevs, self._offsets, self._lengths),
+                                 (seq, prev, self._size, len(data))):
+            column.append(value)
+        self._size += len(data)
+        self.bytes += len(data)
+
+    def drop_oldest(self) -> None:
+        self.bytes -= self._lengths[self._head]
+        self._head += 1
+        if self._size - self.bytes > max(self.COMPACT_BYTES, self.bytes) or self._head > max(self.COMPACT_ENTRIES, len(self)):
+            self._compact()
+
+    def at_or_before(self, seq: int) -> LogEntry | None:
+        """The newest entry whose seq is ``seq`` or lower."""
+        i = bisect_right(self._seqs, seq, self._head) - 1
+        return self._entry(i) if i >= self._head else None
+
+    def after(self, seq: int, limit: int) -> list[LogEntry]:
+        first = bisect_right(self._seqs, seq, self._head)
+        return [self._entry(i) for i in range(first, min(len(self._seqs), first + limit))]
+
+    def close(self) -> None:
+        self._file.close()
+
+    def _entry(self, i: int) -> LogEntry:
+        return LogEntry(self._seqs[i], self._prevs[i], os.pread(self._file.fileno(), self._lengths[i], self._offsets[i]))
+
+    def _compact(self) -> None:
+        start = self._offsets[self._head] if len(self) else self._size
+        fresh = tempfile.TemporaryFile()
+        for offset in range(start, self._size, self.CHUNK):
+            os.pwrite(fresh.fileno(), os.pread(self._file.fileno(), min(self.CHUNK, self._size - offset), offset),
+                      offset - start)
+        self._file.close()
+        self._file = fresh
+        self._seqs, self._prevs, self._lengths = (column[self._head:] for column in (self._seqs, self._prevs, self._lengths))
+        self._offsets = array("q", (offset - start for offset in self._offsets[self._head:]))
+        self._head = 0
+        self._size -= start
+
+
 @dataclass
 class _Log:
     record: SessionRecord | None = None
-    entries: deque[LogEntry] = field(default_factory=deque)
-    bytes: int = 0
+    entries: _Entries = field(default_factory=_Entries)
     last: int = 0
     expires_at: float | None = None
 
@@ -51,7 +122,7 @@ class MemoryStore(EventStore):
     def _expire(self) -> None:
         now = self._clock()
         for session in [s for s, log in self._logs.items() if log.expires_at is not None and log.expires_at <= now]:
-            del self._logs[session]
+            self._logs.pop(session).entries.close()
 
     async def append(
         self, session: str, seq: int, data: bytes, *, expect: int | None = None, sealing: bool = False
@@ -61,17 +132,17 @@ class MemoryStore(EventStore):
         if log.record is not None and log.record.state != LIVE and not sealing:
             raise StaleAppend(f"session {session} is {log.record.state}")
         if seq <= log.last:
-            same = next((entry for entry in reversed(log.entries) if entry.seq <= seq), None)
+            same = log.entries.at_or_before(seq)
             if same is not None and same.seq == seq:  # a retry whose reply was lost
                 return same.prev
             raise StaleAppend(f"seq {seq} is not after {log.last}")
         if expect is not None and expect != log.last:
             raise LostEntries(session, log.last, expect)
         prev, log.last = log.last, seq
-        log.entries.append(LogEntry(seq, prev, data))
-        log.bytes += len(data)
-        while len(log.entries) > self.settings.maxlen or (log.bytes > self.settings.max_bytes and len(log.entries) > 1):
-            log.bytes -= len(log.entries.popleft().data)
+        entries = log.entries
+        entries.append(seq, prev, data)
+        while len(entries) > self.settings.maxlen or (entries.bytes > self.settings.max_bytes and len(entries) > 1):
+            entries.drop_oldest()
         for waiting in self._tails.pop(session, ()):
             waiting.set()
         return prev
@@ -80,13 +151,7 @@ class MemoryStore(EventStore):
         log = self._log(session)
         if log is None or after >= log.last:
             return []
-        out = []
-        for entry in log.entries:  # a bisect would do, but reads are of recent entries
-            if entry.seq > after:
-                out.append(entry)
-                if len(out) >= limit:
-                    break
-        return out
+        return log.entries.after(after, limit)
 
     async def tail(self, session: str, after: int, timeout_s: float) -> list[LogEntry]:
         entries = await self.read_after(session, after)
@@ -158,4 +223,6 @@ class MemoryStore(EventStore):
         return True
 
     async def close(self) -> None:
+        for log in self._logs.values():
+            log.entries.close()
         self._logs.clear()
