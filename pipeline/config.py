@@ -109,7 +109,7 @@ class Config:
     # --- event log: sessions over many nodes (pipeline/eventlog/) --------------
     redis: str = ""  # redis://[:PASSWORD@]HOST:PORT/DB: event logs and the session directory in Redis; "": in memory
     log_maxlen: int = 100_000  # events kept per session (older ones are trimmed; a resume before them is a gap)
-    log_max_bytes: int = 64 << 20  # without --redis: bytes kept per session in memory (Redis bounds by count)
+    log_max_bytes: int = 64 << 20  # without --redis: bytes kept per session (a temp file; Redis bounds by count)
     log_expire_s: float = 24 * 3600.0  # a session's log stays readable this long after session.ended
     node_expiry_s: float = 10.0  # a node whose heartbeat is this old is dead: its sessions are lost
 
