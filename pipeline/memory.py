@@ -6,7 +6,9 @@ event log (tracemalloc: ~1 MB per 10 minutes, bounded by ``log_max_bytes``), yet
 still held by glibc's malloc.  Speech decodes free buffers of a few MB (attention scores grow with
 the batch and the window); glibc raises its mmap threshold to the size of each such block freed, so
 later ones come from the arenas' heaps, which keep their high-water mark.  Each bigger batch (more
-of them when the machine is loaded) raised the mark again.  Three settings, all made here:
+of them when the machine is loaded) raised the mark again.  (Most of the steps turned out to be memory
+in use, not freed: oneDNN kept a compiled kernel per decode shape, now off, :data:`pipeline.whisper.ONEDNN_CACHE`;
+and the log now lives on disk, :mod:`pipeline.eventlog.memory`.)  Three settings, all made here:
 
 - a fixed ``M_MMAP_THRESHOLD`` (opt-in): blocks that large are mapped on their own and unmapped
   when freed, as glibc does before its threshold slides; the heaps keep small blocks only (1 MB and
