@@ -342,3 +342,36 @@ async def test_resume_is_exact_across_100_forced_reconnects(make_store: Stores) 
     await publisher
     assert received == seqs  # no gap, no duplicate
     assert reconnects >= 100
+
+
+class TimesOutOnCancel(MemoryStore):
+    """A store call that a cancel turns into an outage, as a Redis call does when the cancel lands
+    as its socket timeout fires (Python 3.11's ``asyncio.timeout``)."""
+
+    async def _slow(self) -> None:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            raise StoreUnavailable("Redis timed out") from None
+
+    async def heartbeat(self, node: str, now: float) -> None:
+        await self._slow()
+
+    async def append_many(self, appends: list) -> list:
+        await self._slow()
+        return []
+
+
+async def test_closing_stops_the_keeper_and_the_writer_even_when_a_cancel_comes_back_as_an_outage() -> None:
+    """CI hung for 20 minutes in test_nodelog: the keeper's cancel became a timeout, and it beat on."""
+    from pipeline.eventlog.writer import LogWriter
+
+    store = TimesOutOnCancel(StoreSettings(node_expiry_s=0.3))
+    keeper = NodeKeeper(store, "a", dict)
+    keeper.start()
+    writer = LogWriter(store)
+    writer.submit("s1", 1, event("s1", 1))
+    await asyncio.sleep(0.05)  # both are inside a store call
+    closing = [asyncio.ensure_future(keeper.close()), asyncio.ensure_future(writer.close())]
+    _, still_running = await asyncio.wait(closing, timeout=2.0)  # not wait_for: it would wait on the hang
+    assert not still_running

@@ -51,11 +51,16 @@ class NodeKeeper:
         self._reachable_since: float | None = None  # the store answered every beat since then
         self._clock = clock
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
 
     def start(self) -> None:
         self._task = asyncio.ensure_future(self._run())
 
     async def close(self) -> None:
+        """Stop beating.  The flag too, not only the cancel: a cancel that lands as a Redis call times out
+        comes back as a timeout (Python 3.11's ``asyncio.timeout``), which the loop rides out as an
+        outage: CI hung here for 20 minutes, the keeper beating on."""
+        self._closing = True
         if self._task is not None:
             self._task.cancel()
             try:
@@ -91,7 +96,7 @@ class NodeKeeper:
         return reaped
 
     async def _run(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 await self.beat()
             except StoreUnavailable as exc:  # the log writer reports outages; keep beating

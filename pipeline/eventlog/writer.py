@@ -41,6 +41,7 @@ class LogWriter:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._progress = asyncio.Event()  # set (and replaced) whenever writes went in
+        self._closing = False
         self._task = asyncio.ensure_future(self._run())
 
     @property
@@ -76,6 +77,10 @@ class LogWriter:
         return True
 
     async def close(self) -> None:
+        """Stop.  The flag too, not only the cancel: a cancel that lands as a Redis call times out comes
+        back as a timeout, which the loop would ride out as an outage (see ``NodeKeeper.close``)."""
+        self._closing = True
+        self._wake.set()
         self._task.cancel()
         try:
             await self._task
@@ -83,7 +88,7 @@ class LogWriter:
             pass
 
     async def _run(self) -> None:
-        while True:
+        while not self._closing:
             now = self._clock()
             writes = self.queue.batch(now, BATCH)
             if not writes:
