@@ -159,7 +159,7 @@ async def test_in_memory_a_trimmed_log_gives_its_file_and_index_back() -> None:
         await store.append("s1", seq, event("s1", seq, text="x" * (900 if seq % 2 else 10)))
     entries = store._logs["s1"].entries
     assert len(entries) <= 50 and len(entries._seqs) <= 50 + entries.COMPACT_ENTRIES + 1
-    assert os.fstat(entries._file.fileno()).st_size <= entries.COMPACT_BYTES + 2 * 20_000
+    assert entries._file.size <= entries.COMPACT_BYTES + 2 * 20_000
     held = await store.read_after("s1", 0)
     assert held[-1].seq == 10_000 and [e.seq for e in held] == list(range(held[0].seq, 10_001))
     assert all(from_json(e.data.decode()).seq == e.seq for e in held)
@@ -167,20 +167,39 @@ async def test_in_memory_a_trimmed_log_gives_its_file_and_index_back() -> None:
     await store.close()
 
 
-async def test_in_memory_logs_close_their_files() -> None:
-    fds = len(os.listdir("/proc/self/fd"))
-    store = MemoryStore(StoreSettings(expire_s=1.0), clock=lambda: now[0])
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+async def test_in_memory_ended_logs_share_archive_files_and_close_them_when_they_expire() -> None:
+    """Ended sessions stay readable for a day: a descriptor each ran a busy server out of them."""
+    fds = open_fds()
     now = [0.0]
-    for session in ("a", "b", "c"):
-        await store.append(session, 1, event(session, 1))
+    store = MemoryStore(StoreSettings(expire_s=100.0), clock=lambda: now[0])
+    store._archive.SEGMENT_BYTES = 3_000
+    for i in range(1, 31):
+        session = f"s{i}"
+        for seq in range(1, 4):
+            await store.append(session, seq, event(session, seq, text="x" * 200))
         await store.end(session)
-    assert len(os.listdir("/proc/self/fd")) == fds + 3
-    now[0] = 2.0
-    assert await store.live_sessions() == []  # expired: their files closed
-    assert len(os.listdir("/proc/self/fd")) == fds
-    await store.append("d", 1, event("d", 1))
+        now[0] += 1.0
+    assert open_fds() <= fds + 30 * 3 * 311 // 3_000 + 1  # a segment per ~3 KB, not a file a session
+    with pytest.raises(StaleAppend):
+        await store.append("s30", 4, event("s30", 4))
+    for session in ("s1", "s17", "s30"):  # read back from their segments
+        held = await store.read_after(session, 0)
+        assert [from_json(e.data.decode()) for e in held] == [from_json(event(session, seq, text="x" * 200).decode()) for seq in (1, 2, 3)]
+    now[0] = 120.0  # s1..s21 expired (ended at 0..20 s, kept 100 s)
+    await store.live_sessions()
+    assert await store.read_after("s21", 0) == [] and len(await store.read_after("s22", 0)) == 3
+    assert open_fds() <= fds + 9 * 3 * 311 // 3_000 + 2
+    now[0] = 1000.0
+    await store.live_sessions()
+    assert open_fds() == fds
+    await store.append("live", 1, event("live", 1))
+    await store.end("empty")  # a session that wrote nothing holds no file
     await store.close()
-    assert len(os.listdir("/proc/self/fd")) == fds
+    assert open_fds() == fds
 
 
 async def test_in_memory_the_log_is_bounded_in_bytes_too() -> None:
