@@ -68,9 +68,7 @@ class _Archive:
     def take(self) -> _File:
         """The segment the next ended session goes into (counted as one more user)."""
         if self._current is None or self._current.size >= self.SEGMENT_BYTES:
-            if self._current is not None and not self._current.users:
-                self._current.close()
-            self._current = _File()
+            self._current = _File()  # a full segment stays open for its users (release closes it)
         self._current.users += 1
         return self._current
 
@@ -206,7 +204,9 @@ class MemoryStore(EventStore):
     ) -> int:
         log = self._log(session, create=True)
         assert log is not None
-        if log.entries.sealed or (log.record is not None and log.record.state != LIVE and not sealing):
+        if log.record is not None and log.record.state != LIVE and not sealing:
+            raise StaleAppend(f"session {session} is {log.record.state}")
+        if log.entries.sealed:
             raise StaleAppend(f"session {session} has ended")
         if seq <= log.last:
             same = log.entries.at_or_before(seq)
