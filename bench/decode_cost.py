@@ -4,7 +4,7 @@
 
 Times each part of a short-window decode (best of several runs, one thread): the
 encoder at widths from 3 to 16 s of frames, the decoder for 1 to 30 generated tokens
-(beam 2), the alignment pass; then whole decodes of 1-8 s windows of samples/meeting.wav,
+(beam 2, and 5 for revisions), the alignment pass; then whole decodes of 1-8 s windows of samples/meeting.wav,
 whose excess over the parts is the ``rest`` (features and Python, a line in the tokens).  Prints the fitted
 ``DecodeCost`` per model and, to check it, predicted against measured whole decodes.
 The last line is one JSON object.
@@ -50,13 +50,19 @@ def fit(name: str, audio: np.ndarray) -> dict[str, Any]:
     tokenizer = model.tokenizer("en")
     start = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
     counts = [1, 5, 10, 20, 30]
-    generate = [
-        best(lambda n=n: ct2.generate(encoded, [start], beam_size=2, max_length=len(start) + n,
-                                      return_scores=True, return_no_speech_prob=True,
-                                      suppress_blank=True, suppress_tokens=[-1]))
-        for n in counts
-    ]
-    g1, g0 = np.polyfit(counts, generate, 1)
+
+    def per_token(beam: int) -> tuple[float, float]:
+        generate = [
+            best(lambda n=n: ct2.generate(encoded, [start], beam_size=beam, max_length=len(start) + n,
+                                          return_scores=True, return_no_speech_prob=True,
+                                          suppress_blank=True, suppress_tokens=[-1]))
+            for n in counts
+        ]
+        slope, at_zero = np.polyfit(counts, generate, 1)
+        return float(at_zero), float(slope)
+
+    g0, g1 = per_token(2)
+    wide_beam = per_token(5)[1] / g1  # a revision's beam
     ids = tokenizer.encode(TEXT)
     aligned = [best(lambda n=n: ct2.align(encoded, tokenizer.sot_sequence, [ids[:n]], [800])) for n in (2, 10, 30)]
     a1, a0 = np.polyfit([2, 10, 30], aligned, 1)
@@ -71,7 +77,7 @@ def fit(name: str, audio: np.ndarray) -> dict[str, Any]:
         frames = encoder_width(len(job.audio) // HOP, int(model.tail_s * 100))
         checks.append((seconds, len(result.tokens), frames, measured))
     r1, r0 = np.polyfit([t for _, t, _, _ in checks], [m - parts.seconds(f, t, False) for _, t, f, m in checks], 1)
-    fitted = DecodeCost(parts.encode, parts.generate, parts.align, (float(r0), float(r1)))
+    fitted = DecodeCost(parts.encode, parts.generate, parts.align, (float(r0), float(r1)), round(wide_beam, 2))
     print(f"{name}: {fitted}")
     in_use = DECODE_COST.get(name)
     for seconds, tokens, frames, measured in checks:

@@ -23,6 +23,7 @@ class Config:
     asr_max_window_s: float = 10.0  # hard cap on the decoded window
     asr_tail_s: float = 6.0  # silence encoded after each short window (less makes Whisper loop)
     asr_revise_s: float = 3.0  # an ended utterance is decoded again, whole, if that starts within this; 0: never
+    asr_revise_beam: int = 5  # beam width of that second reading (streaming decodes use 2)
     vad_threshold: float = 0.5
     vad_min_silence_ms: int = 400  # silence that ends an utterance (flush as final)
     vad_pause_ms: int = 160  # shorter pause: commit what is before it

@@ -92,6 +92,7 @@ class SpeechStage:
             language_window_s=DETECT_FROM_S,
             revise_within_s=config.asr_revise_s,
         )
+        self._revise_beam = config.asr_revise_beam
         if self.language != "auto":
             self._policy.language = self.language
         self._policy.awaiting_language = self.language == "auto"
@@ -182,7 +183,8 @@ class SpeechStage:
         self._in_flight.append(request)
         audio = self._buffer.slice(request.start, request.end)
         language = None if self.language == "auto" else self.language
-        return request, WindowJob(audio, request.prompt, language)
+        beam = self._revise_beam if request.kind == "revise" else 0
+        return request, WindowJob(audio, request.prompt, language, beam)
 
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""

@@ -56,6 +56,7 @@ class WindowJob:
     audio: np.ndarray
     prompt: str = ""
     language: str | None = "en"
+    beam_size: int = 0  # 0: the model's own (a second reading affords a wider search)
 
 
 @dataclass
@@ -93,6 +94,13 @@ def looks_degenerate(tokens: list[int], text: str, cap: int) -> bool:
         return True
     data = text.encode("utf-8")
     return len(data) > 40 and len(data) / len(zlib.compress(data)) > 2.4
+
+
+def _rows(encoded: Any, rows: list[int]) -> Any:
+    """Some windows of an encoded batch, as a batch of their own."""
+    import ctranslate2
+
+    return ctranslate2.StorageView.from_array(np.asarray(encoded)[rows])
 
 
 class ShortWindowWhisper:
@@ -135,13 +143,21 @@ class ShortWindowWhisper:
         width = encoder_width(max(frames), int(self.tail_s * 100))
         encoded = self._encode([job.audio for job in jobs], width)
         languages = self._languages(jobs, encoded)
-        results = self._generate(jobs, encoded, frames, languages)
+        results: list[WindowResult] = [None] * len(jobs)  # type: ignore[list-item]
+        beams = [job.beam_size or self.beam_size for job in jobs]
+        for beam in sorted(set(beams)):  # one search width per generate call
+            group = [i for i, b in enumerate(beams) if b == beam]
+            view = encoded if len(group) == len(jobs) else _rows(encoded, group)
+            decoded = self._generate([jobs[i] for i in group], view, [frames[i] for i in group],
+                                     [languages[i] for i in group], beam)
+            for i, result in zip(group, decoded):
+                results[i] = result
         for i, result in enumerate(results):
             if looks_degenerate(result.tokens, result.text, token_cap(len(jobs[i].audio) / SAMPLE_RATE)):
                 log.info("window %d looped (%r); decoding again at full padding", i, result.text[-60:])
                 job = jobs[i]
                 full = self._encode([job.audio], FULL_FRAMES)
-                retry = self._generate([job], full, [frames[i]], [languages[i]])[0]
+                retry = self._generate([job], full, [frames[i]], [languages[i]], beams[i])[0]
                 retry.retried = True
                 results[i] = retry
         elapsed = time.perf_counter() - started
@@ -180,7 +196,7 @@ class ShortWindowWhisper:
         return out
 
     def _generate(
-        self, jobs: list[WindowJob], encoded: Any, frames: list[int], languages: list[tuple[str, float]]
+        self, jobs: list[WindowJob], encoded: Any, frames: list[int], languages: list[tuple[str, float]], beam: int
     ) -> list[WindowResult]:
         earlier = [
             self.tokenizer(language).encode(" " + job.prompt.strip())[-100:] if job.prompt.strip() else []
@@ -198,7 +214,7 @@ class ShortWindowWhisper:
         generated = self._fw.model.generate(
             encoded,
             prompts,
-            beam_size=self.beam_size,
+            beam_size=beam,
             max_length=max(len(p) + c for p, c in zip(prompts, caps)),
             return_scores=True,
             return_no_speech_prob=True,
@@ -215,22 +231,18 @@ class ShortWindowWhisper:
 
     def _align(self, results: list[WindowResult], encoded: Any, frames: list[int]) -> None:
         """Word times from the alignment heads, through faster-whisper's own word-timestamp code."""
-        import ctranslate2
-
         todo = [i for i, r in enumerate(results) if r.tokens]
         if not todo:
             return
         if len(todo) < len(results):  # align only windows that said something
-            encoded = ctranslate2.StorageView.from_array(np.asarray(encoded)[todo])
+            encoded = _rows(encoded, todo)
         for language in {results[i].language for i in todo}:
             group = [k for k, i in enumerate(todo) if results[i].language == language]
             segments = [
                 [{"tokens": results[todo[k]].tokens, "seek": 0, "start": 0.0, "end": frames[todo[k]] / 100}]
                 for k in group
             ]
-            view = encoded if len(group) == len(todo) else ctranslate2.StorageView.from_array(
-                np.asarray(encoded)[group]
-            )
+            view = encoded if len(group) == len(todo) else _rows(encoded, group)
             self._fw.add_word_timestamps(
                 segments, self.tokenizer(language), view, [frames[todo[k]] for k in group],
                 PREPEND_PUNCTUATIONS, APPEND_PUNCTUATIONS, 0.0,

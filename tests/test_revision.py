@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.events import TranscriptFinal, TranscriptRevised
 from pipeline.policy.agreement import StreamingTranscriber
 from pipeline.policy.hypotheses import Word
-from pipeline.policy.revision import Revisions, revised_transcript
+from pipeline.policy.revision import CONTEXT_S, Revisions, revised_transcript
 from tests.test_agreement import feed_vad
 
 MISHEARD = [(" It", 0.2, 0.4), (" beats", 0.4, 0.7), (" our", 0.7, 0.9), (" own", 0.9, 1.1), (" servant's", 1.1, 1.6)]
@@ -38,7 +38,9 @@ def test_an_ended_utterance_is_decoded_again_whole_and_a_new_reading_replaces_it
         words=[["It", 0.2, 0.4], ["beats", 0.4, 0.7], ["around", 0.7, 1.1], ["70", 1.1, 1.4], ["times.", 1.4, 1.6]],
         utterance=1, language="", replaces="It beats our own servant's", media_time=2.0,
     )]
-    assert policy.idle and policy.keep_from > 2.0  # done: the audio may go
+    assert policy.idle and policy.keep_from <= revision.start  # done, but the next one may hear it
+    feed_vad(policy, 2.4, 2.4 + CONTEXT_S, 0.0)  # nobody spoke again soon enough to hear it with
+    assert policy.keep_from > 2.0  # the audio may go
 
 
 def test_the_same_words_again_send_nothing():
@@ -52,7 +54,7 @@ def test_a_revision_the_engine_had_no_time_for_is_dropped_not_queued():
     policy, _ = ended_utterance(revise_within_s=1.0)
     feed_vad(policy, 2.4, 3.2, 0.0)  # more than a second after its end, nobody asked
     assert policy.next_decode() is None
-    assert policy.revisions.dropped == 1 and policy.keep_from > 2.0
+    assert policy.revisions.dropped == 1 and policy.revisions.keep_from is None
 
 
 def test_revisions_can_be_turned_off():
@@ -73,13 +75,14 @@ def test_a_running_revision_lets_the_next_utterance_decode_only_on_a_spare_worke
 
 def test_a_decode_that_stopped_early_or_looped_is_no_revision():
     said = [Word(f" w{i}", i * 0.3, i * 0.3 + 0.2) for i in range(6)]
-    revisions = Revisions()
     for heard in ([Word(" w0", 0.0, 0.2), Word(" x", 0.3, 0.5)],  # a third of the words
                   [Word(f" y{i}", i * 0.1, i * 0.1 + 0.05) for i in range(15)]):  # more than twice as many
+        revisions = Revisions()
         revisions.closed(1, said, "en", 0.0)
         revision = revisions.due(2.0)
         revisions.started(revision)
         assert revisions.result(1, heard, 2.0) is None
+    revisions = Revisions()
     revisions.closed(2, said, "en", 0.0)
     revisions.started(revisions.due(2.0))
     assert revisions.result(2, said[:3] + [Word(" z", 1.0, 1.2)] + said[4:], 2.0).text == "w0 w1 w2 z w4 w5"
@@ -106,21 +109,40 @@ def test_beside_a_running_step_a_waiting_revision_goes_before_a_second_step():
     assert beside.kind == "revise" and beside.utterance == 1
 
 
-def test_the_next_revision_reads_after_the_revised_text_not_the_misreading():
+REVISED = [(" It", 0.2, 0.4), (" beats", 0.4, 0.7), (" around", 0.7, 1.1), (" 70", 1.1, 1.4), (" times.", 1.4, 1.6)]
+
+
+def revised_then_another(silence_s: float):
+    """The first utterance revised, ``silence_s`` of silence, then "Next one" said and ended: its revision."""
     policy, _ = ended_utterance()
-    revision = policy.next_decode()
-    policy.on_decoded(revision, [(" It", 0.2, 0.4), (" beats", 0.4, 0.7), (" around", 0.7, 1.1),
-                                 (" 70", 1.1, 1.4), (" times.", 1.4, 1.6)])
-    later = [(" Next", 0.5, 0.8), (" one", 0.8, 1.1)]  # relative to the window start, 2.5 s
-    feed_vad(policy, 2.4, 3.8, 0.9)
+    policy.on_decoded(policy.next_decode(), REVISED)
+    t = 2.4 + silence_s
+    feed_vad(policy, 2.4, t, 0.0)
+    feed_vad(policy, t, t + 1.4, 0.9)
     step = policy.next_decode()
     assert step.prompt == "It beats our own servant's"  # streaming reads after its own commits
-    policy.on_decoded(step, later)
-    feed_vad(policy, 3.8, 4.4, 0.0)  # the second utterance ends
+    policy.on_decoded(step, [(" Next", t + 0.5 - step.start, t + 0.8 - step.start),
+                             (" one", t + 0.8 - step.start, t + 1.1 - step.start)])
+    feed_vad(policy, t + 1.4, t + 2.0, 0.0)  # the second utterance ends
     second = policy.next_decode()  # the last step heard it all: its revision is next
     assert second.kind == "revise" and second.utterance == 2
+    return policy, second, t
+
+
+def test_the_next_revision_reads_after_the_revised_text_not_the_misreading():
+    policy, second, _ = revised_then_another(silence_s=CONTEXT_S + 1)
     assert second.prompt == "It beats around 70 times."
     # Only what was revised is read differently: words around it stay as committed.
     said = [Word(t, s, e) for t, s, e in MISHEARD]
     assert policy.revisions.as_read([Word(" So", 0.0, 0.1), *said, Word(" Next", 3.0, 3.3)])[0].text == " So"
     assert [w.text for w in policy.revisions.as_read([*said, Word(" Next", 3.0, 3.3)])][-2:] == [" times.", " Next"]
+
+
+def test_a_revision_hears_the_utterance_just_before_it_and_keeps_only_its_own_words():
+    policy, second, t = revised_then_another(silence_s=1.0)
+    assert second.start == 0.0 and second.prompt == ""  # the first utterance's audio, not its text
+    assert policy.keep_from <= 0.0  # kept for it
+    heard = [(w, s - second.start, e - second.start) for w, s, e in
+             [*REVISED, (" Next", t + 0.5, t + 0.8), (" won.", t + 0.8, t + 1.1)]]
+    (revised,) = policy.on_decoded(second, heard)
+    assert revised.text == "Next won." and revised.utterance == 2 and revised.replaces == "Next one"

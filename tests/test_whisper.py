@@ -114,6 +114,17 @@ def test_windows_of_different_languages_and_lengths_decode_in_one_batch(base):
     assert len(batch[2].words) <= 1
 
 
+def test_windows_searched_with_different_beams_decode_in_one_batch_each_as_alone(base):
+    audio, spoken = turns("standup")
+    jobs = [WindowJob(window(audio, turn["start"], turn["end"]), "", "en", beam)
+            for turn, beam in zip(spoken[:4], (5, 0, 5, 2))]  # 0: the model's own beam (2)
+    alone = [base.decode([job])[0] for job in jobs]
+    together = base.decode(jobs)
+    assert [r.text for r in together] == [r.text for r in alone]
+    assert [[w[0] for w in r.words] for r in together] == [[w[0] for w in r.words] for r in alone]
+    assert all(r.text for r in together)
+
+
 def test_encoder_widths_come_in_few_shapes():
     """Each distinct encoder width compiles another kernel: few widths, few compiles."""
     from pipeline.whisper import FULL_FRAMES, encoder_width

@@ -155,7 +155,10 @@ class StreamingTranscriber:
             keep = self.window_start
         else:
             keep = max(self.window_start, self.audio_end - self.endpointer.pad_s - 0.1)
-        for revising in (self.revisions.keep_from, self._open_revision_start):
+        # The next revision hears the utterances just before its own: from its first word on, or
+        # from any audio still kept when its first word is yet to come.
+        first = self._utterance_words[0].start if self._utterance_words else keep
+        for revising in (self.revisions.keep_from, self._open_revision_start, self.revisions.context_from(first)):
             if revising is not None:
                 keep = min(keep, revising)
         return keep

@@ -8,6 +8,12 @@ above offline instead of 4-9 (bench/asr_stream.py, ``revised`` column).  Finals 
 correction is a separate ``transcript.revised`` event for the whole utterance, sent only when the
 words differ, and only while it is fresh (a busy engine skips it rather than queue stale work).
 
+The second reading also hears the utterances said just before it (up to ``CONTEXT_S``), audio and
+all, and keeps only its own words: a lone utterance is read with nothing but earlier text as
+context, the offline decode with 30 s of audio.  On the English samples (VAD utterances, offline
+experiment) the mean WER of the revised text went from 6.0% to 3.4% with 10 s of earlier audio
+(6 s: 4.4%, 20 s: 4.3%), and to 3.0% with a beam of 5 instead of 2 (the same cost within 15%).
+
 Plain class: no I/O, no clock.
 """
 
@@ -15,13 +21,24 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..events import Event, TranscriptFinal, TranscriptRevised
 from .hypotheses import Word, join_words
 
 LEAD_S = 0.3  # audio before the first committed word (its onset may start earlier)
 TRAIL_S = 0.4  # and after the last one
+CONTEXT_S = 10.0  # earlier utterances that began within this before an utterance are heard with it
+MAX_WINDOW_S = 20.0  # ... while the whole window stays within this (the encoder keeps a silence tail)
+
+
+@dataclass(frozen=True)
+class Heard:
+    """An ended utterance, as context for the next ones' revisions."""
+
+    start: float  # its audio (kept) starts here
+    first: float  # its first word
+    last: float  # its last word's end
 
 
 @dataclass(frozen=True)
@@ -32,10 +49,16 @@ class Revision:
     words: tuple[Word, ...]
     language: str
     earliest: float = 0.0  # no audio before this is kept for it
+    context_from: float | None = None  # the earlier utterances heard with it start here
+    own_from: float = 0.0  # words heard before this belong to them
+
+    @property
+    def own_start(self) -> float:
+        return max(self.earliest, self.words[0].start - LEAD_S)
 
     @property
     def start(self) -> float:
-        return max(self.earliest, self.words[0].start - LEAD_S)
+        return self.own_start if self.context_from is None else self.context_from
 
     @property
     def end(self) -> float:
@@ -56,13 +79,27 @@ class Revisions:
         self._waiting: deque[Revision] = deque()
         self._running: dict[int, Revision] = {}
         self._read: deque[tuple[Revision, tuple[Word, ...]]] = deque(maxlen=self.KEEP_READ)
+        self._heard: deque[Heard] = deque(maxlen=self.KEEP_READ)
         self.dropped = 0  # stale: the engine had no time for them
 
     def closed(self, utterance: int, words: list[Word], language: str, earliest: float) -> None:
         """An utterance ended with ``words`` committed (times absolute)."""
         if self.within_s <= 0 or not words or words[-1].end - words[0].start > self.max_s:
             return
-        self._waiting.append(Revision(utterance, tuple(words), language, earliest))
+        revision = Revision(utterance, tuple(words), language, earliest)
+        end = revision.end
+        context = [h for h in self._heard if h.first >= words[0].start - CONTEXT_S and end - h.start <= MAX_WINDOW_S]
+        if context:  # a run of the latest ones: both conditions hold from some utterance on
+            revision = replace(revision, context_from=context[0].start,
+                               own_from=(context[-1].last + words[0].start) / 2)
+        self._waiting.append(revision)
+        self._heard.append(Heard(revision.own_start, words[0].start, words[-1].end))
+
+    def context_from(self, first: float) -> float | None:
+        """The earliest audio a revision of an utterance whose words start at or after ``first``
+        may read as its context (it must be kept until then)."""
+        starts = [h.start for h in self._heard if h.first >= first - CONTEXT_S]
+        return min(starts) if starts else None
 
     def due(self, audio_end: float) -> Revision | None:
         """The oldest revision still fresh at ``audio_end`` (stale ones are dropped)."""
@@ -81,6 +118,7 @@ class Revisions:
     def clear(self) -> None:
         self._waiting.clear()
         self._running.clear()
+        self._heard.clear()
 
     @property
     def keep_from(self) -> float | None:
@@ -105,6 +143,8 @@ class Revisions:
         """The second decode heard ``words``: the correction, or None when it says the same (or failed:
         fewer than half the words, or more than twice as many, is a decode that stopped early or looped)."""
         revision = self._running.pop(utterance, None)
+        if revision is not None and revision.context_from is not None:
+            words = [w for w in words if (w.start + w.end) / 2 >= revision.own_from]  # its own words
         if revision is None or not words:
             return None
         before, after = [w.key for w in revision.words], [w.key for w in words]
