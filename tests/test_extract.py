@@ -32,6 +32,20 @@ def test_i_will_belongs_to_whoever_has_the_floor_unless_someone_is_thanked_for_i
     ]
 
 
+def test_a_thanks_said_on_its_own_still_names_who_took_the_task():
+    draft = draft_of(
+        "Thanks, Tom. Mike, how about you?",
+        "I am blocked, because I have no access to the test server.",
+        "I will ask the admin team for your access today.",
+        "Thank you, Anna.",
+        "After that, I will write the release notes by Friday.",
+    )
+    assert [(a["owner"], a["text"]) for a in draft["action_items"]] == [
+        ("Anna", "ask the admin team for your access"),
+        ("Mike", "write the release notes"),
+    ]
+
+
 def test_spoken_corrections_change_the_due_date_and_the_owner():
     draft = draft_of(
         "Steve, please order the moving boxes by Thursday.",

@@ -54,7 +54,8 @@ _REQUEST = re.compile(
 )
 _THIRD_PERSON = re.compile(rf"(?:^|,\s*|\bso\s+|\bno,?\s+)(?P<name>{_NAME})(?:,\s+will|\s+will|\s+rents|\s+books|\s+sends)\s+(?P<task>.+)")
 _FIRST_PERSON = re.compile(r"\b(?:i will|i'll|i am going to|i can)\s+(?P<task>.+)", re.IGNORECASE)
-_THANKED = re.compile(rf"^(?:thanks|thank you|great|okay|ok|good|yes)[,.!]?\s+(?:{_NAME}[,.!]?\s+)?", re.IGNORECASE)
+# The name may end the utterance: "Thank you, Anna." is often one of its own (a pause after it).
+_THANKED = re.compile(rf"^(?:thanks|thank you|great|okay|ok|good|yes)[,.!]?\s+(?:{_NAME}[,.!]?(?:\s+|$))?", re.IGNORECASE)
 _GREETING = r"(?i:thanks|thank you|hi|hello|hey|yes|great|okay|sure|sorry)"
 # "Thanks, Tom." / "Hi Emma," (greeted: not given the floor) and "Mike, how about you?" (given the floor).
 _GREETED = re.compile(rf"^{_GREETING}[,.]?\s+(?P<name>{_NAME})[,.!?]")
