@@ -123,6 +123,21 @@ def test_a_number_is_an_answer_but_only_a_number_that_was_said():
         == "gives a number nobody said: 5"
 
 
+def test_a_number_must_count_what_it_was_said_of():
+    # Measured (Qwen 1.5B, interview): "We are six people, and you can work from home two days a week."
+    # answered "David can work from home 6 days a week.".
+    heard = HeardIndex.of("Rachel: We are six people, and you can work from home two days a week.\n")
+    question = "Assistant, how many days a week can I work from home?"
+    assert AnswerChecker().problem("You can work from home 6 days a week.", question, heard, STATE, []) \
+        == "says 6 day, but 6 was said of something else"
+    assert AnswerChecker().problem("You can work from home 2 days a week.", question, heard, STATE, []) == ""
+    assert AnswerChecker().problem("Two days a week; the team is 6 people.", question, heard, STATE, []) == ""
+    # A number said with no counted word after it is not held to one.
+    heard.add("We spend 20,000 on online ads.")
+    assert AnswerChecker().problem("We spend 20,000 dollars on online ads.", "Assistant, what is the budget?",
+                                   heard, STATE, []) == ""
+
+
 def test_a_question_about_a_person_wants_an_answer_about_them_and_the_twin_answers_with_their_tasks():
     from pipeline.policy.answers import twin_answer
 

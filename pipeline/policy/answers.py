@@ -53,6 +53,19 @@ def _numbers(text: str) -> set[str]:
     return set(re.findall(r"\d+", lowered)) | {_NUMBER_WORDS[w] for w in words if w in _NUMBER_WORDS}
 
 
+_COUNTED = re.compile(rf"\b(\d[\d,]*|{'|'.join(_NUMBER_WORDS)})(?:st|nd|rd|th)?\s+(?=([a-z]+))")
+
+
+def _counted(text: str) -> set[tuple[str, str]]:
+    """(number as digits, the key word right after it): "six people" -> ("6", "people")."""
+    found = set()
+    for number, unit in _COUNTED.findall(text.lower()):
+        unit_words = key_words(unit)
+        if unit_words:
+            found.add((number.replace(",", "") if number[0].isdigit() else _NUMBER_WORDS[number], min(unit_words)))
+    return found
+
+
 def worth_retrying(problem: str) -> bool:
     """An answer that leaves out what the twin holds is not retried: the answer composed from the
     twin lists it at once, where a retry costs another model call (tens of seconds on a CPU)."""
@@ -164,9 +177,15 @@ class AnswerChecker:
         person = person_asked(question, state)
         if person and not set(name_tokens(person)) & set(name_tokens(text)):
             return f"is not about {person}, who was asked about"  # "what is Tom working on?" -> "Mike is ..."
-        said = _numbers("\n".join(heard.lines) + json.dumps(state) + question)
+        sources = "\n".join(heard.lines) + "\n" + json.dumps(state) + "\n" + question
+        said = _numbers(sources)
         if numbers - said:
             return f"gives a number nobody said: {', '.join(sorted(numbers - said)[:3])}"
+        # "6 days a week" from "We are six people ... two days a week": the number was said, of something else.
+        counted = _counted(sources)
+        for number, unit in sorted(_counted(text) - counted):
+            if any(n == number for n, _ in counted):
+                return f"says {number} {unit}, but {number} was said of something else"
         kind = question_kind(question)
         if kind is not None:
             entries = [f"{i['owner']} {i['text']}" if kind == ACTION_ITEMS else i for i in state.get(kind, [])]
