@@ -257,14 +257,18 @@ class Assistant:
     def _on_utterance(self, utterance: Utterance) -> str:
         """A whole utterance: into the window, the session index and the rules, then to the driver;
         returns the line the window got."""
-        # "Tom: I will ..." (or "S2: ..." before the voice gave a name): the prompt says who "I" is.
-        line = f"{utterance.speaker}: {utterance.text}" if utterance.speaker else utterance.text
-        self.window.add(utterance.start, line)
-        self._hear(line, utterance.text, utterance.speaker)
         addressed = self.policy.addressed_part(utterance.text)
         said = self._said_to_people(utterance.text)
         if said.strip():
             self.twin_updater.add(said, speaker=utterance.speaker, utterance=utterance.number)
+        # "Tom: I will ..." (or "S2: ..." while nobody knows the voice's name): the prompt says who "I" is.
+        # The rules read the utterance first: a voice that answers "Mike, how about you?" is Mike's.
+        speaker = utterance.speaker
+        if is_voice_label(speaker):
+            speaker = self.twin_updater.voice_name(speaker) or speaker
+        line = f"{speaker}: {utterance.text}" if speaker else utterance.text
+        self.window.add(utterance.start, line)
+        self._hear(line, utterance.text, speaker)
         if addressed is not None:
             self._question, self._question_utterance = addressed, utterance.number
             self.twin_updater.asked(addressed)

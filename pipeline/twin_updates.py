@@ -84,6 +84,10 @@ class TwinUpdater:
             self._voice_names[label] = name
             self.rules.rename(label, name)
 
+    def voice_name(self, label: str) -> str:
+        """Who the voice labelled ``label`` is: the name it gave, else the one the rules saw it answer to."""
+        return self._voice_names.get(label) or self.rules.extractor.voice_name(label)
+
     def freshest(self) -> dict[str, Any]:
         """The twin with what the rules found since its last update (grounded): for answers,
         which should not wait for the next update."""

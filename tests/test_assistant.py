@@ -690,6 +690,25 @@ async def test_labelled_finals_reach_the_prompt_as_speaker_lines_and_i_will_gets
     assert not h.assistant.heard.mentions("S3")  # the label is not evidence of a person
 
 
+async def test_a_voice_that_answers_when_someone_is_given_the_floor_speaks_under_that_name_in_the_prompt():
+    # Measured (Qwen 1.5B, stand-up): "who is blocked and why?" answered "Tom is blocked ..." from the line
+    # "S3: I am blocked, ..." that followed "Thanks, Tom. Mike, how about you?".
+    backend = ScriptedBackend(route(lambda r, i: Reply("-")))
+    h = await harness(backend, Config(llm_debounce_s=0.0), twin_updates=False)
+    for text, speaker in [("Thanks, Tom. Mike, how about you?", "S1"),
+                          ("I am blocked, because I have no access to the test server.", "S3"),
+                          ("I will ask the admin team for access.", "S1")]:
+        h.utterance += 1
+        h.bus.emit(TranscriptFinal(text=text, start=h.media_time, end=h.media_time + 1.0, utterance=h.utterance,
+                                   utterance_end=True, speaker=speaker))
+        h.media_time += 1.5
+    assert await h.assistant.drain(5.0)
+    await h.assistant.close()
+    context = h.assistant.window.context_text()
+    assert "Mike: I am blocked, because I have no access to the test server." in context
+    assert "S1: Thanks, Tom. Mike, how about you?" in context and "S1: I will ask" in context
+
+
 async def test_a_revised_utterance_replaces_its_line_in_the_window_and_grounding_hears_it():
     bus = EventBus("test")
     assistant = Assistant(Config(llm="none"), None, bus.emit)

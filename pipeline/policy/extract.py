@@ -175,6 +175,10 @@ class RuleExtractor:
         if self._speaker == label:
             self._speaker = name
 
+    def voice_name(self, label: str) -> str:
+        """The name a voice labelled ``label`` answered to ("Mike, how about you?" -> the next voice), or ""."""
+        return self._voices.get(label, "")
+
     def persons(self) -> set[str]:
         """Everyone the conversation treats as a person: named, addressed, introduced, a voice with
         a name, or given a task by name.  An owner must be one of them."""
