@@ -186,3 +186,19 @@ def test_a_name_a_voice_was_only_guessed_to_have_never_overrides_a_task_given_by
     assert [(i["text"], i["owner"], i["due"]) for i in rules.draft()["action_items"]] == [
         ("book the rooms", "Lena", "Monday")
     ]
+
+
+def test_the_voice_that_answers_a_question_put_to_a_titled_name_is_theirs():
+    rules = RuleExtractor()
+    for text, voice in [
+        ("For next week, everyone please read chapter 5. The quiz is on Monday.", "S1"),
+        ("Professor Hill is the Calvin cycle also on the quiz?", "S2"),  # the comma was not heard
+        ("Yes, Nina, the Calvin cycle will be on the quiz.", "S1"),
+        ("Can we use our notes during the quiz?", "S3"),
+        ("No notes, Omar, but I will post the slides online tonight.", "S1"),
+    ]:
+        rules.add(text, voice)
+    assert [(a["owner"], a["text"]) for a in rules.draft()["action_items"]] == [
+        ("unassigned", "read chapter 5"), ("Professor Hill", "post the slides online"),
+    ]
+    assert rules.voice_name("S1") == "Professor Hill"

@@ -63,6 +63,8 @@ _VOCATIVE = re.compile(rf"^(?P<name>{_NAME}),\s")
 _LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{_NAME})[.!?]$")
 # "Chris?" on its own: the next request is Chris's.  Not "Impressive." or "Come." (a misheard "Tom,"):
 # only a question mark or a comma makes a lone word a call.
+# "Professor Hill, is the Calvin cycle on the quiz?" (the comma often unheard): a question to them.
+_TITLED_QUESTION = re.compile(r"^(?P<name>(?:Professor|Doctor|Dr\.|Mr\.|Mrs\.|Ms\.)\s[A-Z][a-z]+),?\s.*\?$")
 _CALLED = re.compile(rf"^(?P<name>{_NAME})[,?]$")
 # "Tom. You go first." (speech recognition often ends a called name with a full stop): the floor is Tom's.
 _LONE_NAME = re.compile(rf"^(?P<name>{_NAME})[.,!?]$")
@@ -214,6 +216,9 @@ class RuleExtractor:
         vocative = _VOCATIVE.match(sentence)
         if vocative and _names([vocative.group("name")]) and vocative.group("name").split()[0].lower() not in _NOT_NAMES:
             self._give_floor(_names([vocative.group("name")])[0])  # who is asked to speak next
+        titled = _TITLED_QUESTION.match(sentence)
+        if titled:
+            self._give_floor(titled.group("name"))  # whoever answers is them
         found = [m.group("name") for m in (_GREETED.match(sentence), vocative, _LATE_VOCATIVE.search(sentence)) if m]
         found += [m.group("name") for m in _INTRODUCED.finditer(sentence)]
         found += re.findall(r"\b((?:Professor|Doctor)\s[A-Z][a-z]+)", sentence)
