@@ -25,8 +25,8 @@ from .policy.effort import Effort, EffortPolicy
 from .policy.heard import HeardIndex
 from .policy.images import Sighting, settle_scene
 from .policy.revisable import RevisableRules
-from .policy.twin import TWIN_RESPONSE_FORMAT, TwinModel, assign_ids
-from .policy.twin_merge import merge_draft, not_asked_of_us, owners_among, unowned_repeats_dropped
+from .policy.twin import MAX_ITEMS, TWIN_RESPONSE_FORMAT, TwinModel, assign_ids
+from .policy.twin_merge import merge_draft, not_asked_of_us, owners_among, retracted_dropped, unowned_repeats_dropped
 from .policy.verifier import Verdict, Verifier
 from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 
@@ -58,6 +58,10 @@ class TwinUpdater:
         self.sighting: Sighting | None = None  # what set the scene the camera shows
         self._voice_names: dict[str, str] = {}  # voice label -> the name it gave
         self._asked: deque[str] = deque(maxlen=32)  # the latest questions to the assistant
+        # Every entry the rules have drafted (the latest of each kind): what a revision may take back.
+        self._drafted: dict[str, deque[Any]] = {
+            kind: deque(maxlen=4 * MAX_ITEMS) for kind in ("action_items", "decisions", "open_questions")
+        }
 
     def see(self, at: float, description: str, scene_change: bool) -> None:
         """Keep the first sighting and every scene change: the twin's scene settles on the latest."""
@@ -96,7 +100,11 @@ class TwinUpdater:
     def _grounded(self, state: dict[str, Any]) -> dict[str, Any]:
         """Joined with the rules' draft, pruned to what was heard, owners only people, no question to us as
         open, no unowned item that repeats another entry."""
-        pruned = self.verifier.prune(merge_draft(state, self.rules.extractor.draft()), self.heard)
+        draft = self.rules.extractor.draft()
+        for kind, entries in self._drafted.items():
+            entries.extend([e for e in draft[kind] if e not in entries])
+        state = retracted_dropped(state, self._drafted, draft)
+        pruned = self.verifier.prune(merge_draft(state, draft), self.heard)
         assert pruned is not None
         owned = owners_among(pruned, self.rules.extractor.persons())
         return unowned_repeats_dropped(not_asked_of_us(owned, self._asked))

@@ -740,6 +740,28 @@ async def test_the_rules_read_a_revised_utterance_anew():
     await assistant.close()
 
 
+async def test_an_item_a_revision_takes_back_leaves_the_published_twin():
+    # Measured (interview, Whisper base): the finals' "I will report Sim Python, and SQL." stayed Rachel's
+    # task after its revision read "I built reports in Python and SQL.": the twin only ever added.
+    bus = EventBus("test")
+    assistant = Assistant(Config(llm="none"), None, bus.emit)
+    bus.subscribe(assistant.on_event)
+    await assistant.start()
+    twin = assistant.twin_updater
+    tasks = lambda: [i["text"] for i in twin.twin.state["action_items"]]  # noqa: E731
+    bus.emit(TranscriptFinal(text="I will report Sim Python, and SQL.", start=1.0, end=2.5, utterance=1,
+                             utterance_end=True, speaker="S1", speaker_name="Rachel"))
+    bus.emit(TranscriptFinal(text="I will send you the coding test tomorrow.", start=3.0, end=4.5, utterance=2,
+                             utterance_end=True, speaker="S1", speaker_name="Rachel"))
+    await twin.update(0.0, lambda: 5.0)
+    assert tasks() == ["report Sim Python, and SQL", "send you the coding test"]
+    bus.emit(TranscriptRevised(text="I built reports in Python and SQL.", start=1.0, end=2.5, utterance=1,
+                               replaces="I will report Sim Python, and SQL.", speaker="S1", speaker_name="Rachel"))
+    await twin.update(0.0, lambda: 6.0)
+    assert tasks() == ["send you the coding test"]
+    await assistant.close()
+
+
 async def test_a_question_heard_better_while_it_is_answered_is_asked_again():
     gate = asyncio.Event()  # the first answer is still on its way when the revision comes
 

@@ -52,6 +52,26 @@ def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _entries_alike(kind: str, a: Any, b: Any) -> bool:
+    if kind == "action_items":
+        return same_task(a, b) >= 0.5
+    return jaccard(key_words(a), key_words(b)) >= 0.4
+
+
+def retracted_dropped(state: dict[str, Any], drafted: dict[str, list[Any]], draft: dict[str, Any]) -> dict[str, Any]:
+    """``state`` without what the rules once found (``drafted``: every entry of their earlier drafts) and
+    find no more (``draft``): a revised utterance took it back ("I will report Sim Python" was "I built
+    reports in Python").  An entry the current draft still has, in any words, stays."""
+    out = dict(state)
+    for kind, earlier in drafted.items():
+        now = draft.get(kind, [])
+        gone = [e for e in earlier if not any(_entries_alike(kind, e, n) for n in now)]
+        if gone:
+            out[kind] = [e for e in state[kind] if any(_entries_alike(kind, e, n) for n in now)
+                         or not any(_entries_alike(kind, e, g) for g in gone)]
+    return out
+
+
 def owners_among(state: dict[str, Any], persons: Collection[str]) -> dict[str, Any]:
     """``state`` with every owner who is not one of ``persons`` unassigned: a word that was heard is
     not yet a person ("Fine, I will ..." heard does not make "Fine" an owner)."""
