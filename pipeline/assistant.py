@@ -268,7 +268,9 @@ class Assistant:
             speaker = self.twin_updater.voice_name(speaker) or speaker
         line = f"{speaker}: {utterance.text}" if speaker else utterance.text
         self.window.add(utterance.start, line)
-        self._hear(line, utterance.text, speaker)
+        # Heard as said: the rules' guess at a voice's name is no evidence that the name is a person's
+        # (a misheard "Reng, please fix ..." named the voice that answered).
+        self._hear(line, utterance.text, utterance.speaker)
         if addressed is not None:
             self._question, self._question_utterance = addressed, utterance.number
             self.twin_updater.asked(addressed)

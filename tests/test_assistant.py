@@ -709,6 +709,24 @@ async def test_a_voice_that_answers_when_someone_is_given_the_floor_speaks_under
     assert "S1: Thanks, Tom. Mike, how about you?" in context and "S1: I will ask" in context
 
 
+async def test_a_name_the_rules_gave_a_voice_is_not_evidence_of_a_person():
+    # Measured (offtopic, Whisper base): "Greg, please fix ..." heard as "Reng, please fix ..."; the voice that
+    # said yes was written "Reng:" and so heard as a name, and "Reng" was shown as an owner.
+    backend = ScriptedBackend(route(lambda r, i: Reply("-")))
+    h = await harness(backend, Config(llm_debounce_s=0.0), twin_updates=False)
+    for text, speaker in [("Reng, please fix the payment bug by tomorrow.", "S1"),
+                          ("Sure, I will fix the payment bug by tomorrow morning.", "S2")]:
+        h.utterance += 1
+        h.bus.emit(TranscriptFinal(text=text, start=h.media_time, end=h.media_time + 1.0, utterance=h.utterance,
+                                   utterance_end=True, speaker=speaker))
+        h.media_time += 1.5
+    assert await h.assistant.drain(5.0)
+    await h.assistant.close()
+    assert "Reng: Sure, I will fix the payment bug" in h.assistant.window.context_text()
+    assert not h.assistant.heard.mentions("Reng")
+    assert [i["owner"] for i in h.assistant.twin_updater.freshest()["action_items"]] == ["unassigned"]
+
+
 async def test_a_revised_utterance_replaces_its_line_in_the_window_and_grounding_hears_it():
     bus = EventBus("test")
     assistant = Assistant(Config(llm="none"), None, bus.emit)
