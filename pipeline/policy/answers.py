@@ -188,12 +188,22 @@ class AnswerChecker:
                 return f"says {number} {unit}, but {number} was said of something else"
         kind = question_kind(question)
         if kind is not None:
-            entries = [f"{i['owner']} {i['text']}" if kind == ACTION_ITEMS else i for i in state.get(kind, [])]
+            entries = state.get(kind, [])
             if entries:
-                covered = sum(support(entry, words) >= 0.5 for entry in entries)
+                said = set(name_tokens(text))
+                covered = sum(_lists(entry, kind, words, said) for entry in entries)
                 if covered / len(entries) < self.coverage:
                     return f"{LEAVES_OUT} {kind.replace('_', ' ')} the twin holds"
         return ""
+
+
+def _lists(entry: Any, kind: str, words: set[str], names: set[str]) -> bool:
+    """Does an answer (its key ``words``, its ``names``) list this entry of the twin?  An action item
+    with an owner only with the owner: "fix the payment bug" is half of "Greg: fix the payment bug"."""
+    if kind != ACTION_ITEMS:
+        return support(entry, words) >= 0.5
+    owner = entry["owner"]
+    return support(entry["text"], words) >= 0.5 and (names_nobody(owner) or set(name_tokens(owner)) <= names)
 
 
 def _capitalised(text: str) -> list[str]:
