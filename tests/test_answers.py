@@ -128,6 +128,15 @@ def test_a_number_is_an_answer_but_only_a_number_that_was_said():
         == "gives a number nobody said: 5"
 
 
+def test_what_an_answer_adds_to_the_question_must_have_been_said():
+    heard = HeardIndex.of("Plants take carbon dioxide and water, and with the energy of sunlight make sugar and oxygen.\n")
+    question = "Assistant, what do plants make from carbon dioxide and water?"
+    glucose = "Plants make glucose from carbon dioxide and water through the process of photosynthesis."
+    assert AnswerChecker().problem(glucose, question, heard, STATE, []) == "not grounded in the transcript or the twin"
+    assert AnswerChecker().problem("Plants make sugar and oxygen from carbon dioxide and water.", question,
+                                   heard, STATE, []) == ""
+
+
 def test_a_number_must_count_what_it_was_said_of():
     # Measured (Qwen 1.5B, interview): "We are six people, and you can work from home two days a week."
     # answered "David can work from home 6 days a week.".

@@ -46,6 +46,9 @@ _NUMBER_WORDS = {"zero": "0"} | {word: str(n) for n, word in enumerate(
     "thirty forty fifty sixty seventy eighty ninety".split(), 3)}
 
 
+_NUMBER_KEYS = key_words(" ".join(_NUMBER_WORDS))  # numbers have checks of their own, below
+
+
 def _numbers(text: str) -> set[str]:
     """The numbers a text says, as digits."""
     lowered = text.lower()
@@ -165,9 +168,12 @@ class AnswerChecker:
             before = key_words(previous)
             if words and before and len(words & before) / len(words | before) >= self.repeat:
                 return "repeats an earlier answer"
-        known = heard.vocabulary | twin_vocabulary(state) | key_words(question) | _ANSWER_WORDS
-        if words and support(text, known) < self.grounding:
+        # What the answer adds to the question must have been said (or be in the twin): "Plants make glucose
+        # from carbon dioxide and water" (Qwen 1.5B, lecture) restates the question and adds what nobody said.
+        adds = {w for w in words - key_words(question) - _ANSWER_WORDS if w not in _NUMBER_KEYS and not w.isdigit()}
+        if adds and len(adds & (heard.vocabulary | twin_vocabulary(state))) / len(adds) < self.grounding:
             return "not grounded in the transcript or the twin"
+        known = heard.vocabulary | twin_vocabulary(state) | key_words(question) | _ANSWER_WORDS
         numbers = _numbers(text)
         if not (words - key_words(question) - _ANSWER_WORDS or numbers) and not re.match(r"(yes|no)\b", text.lower()):
             return "only repeats the question"  # "Yes, we are ..." answers a yes/no question; an echo does not
