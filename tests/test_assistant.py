@@ -75,8 +75,8 @@ class Harness:
         self.media_time = 0.0
         self.utterance = 0
 
-    def final(self, text: str) -> None:
-        """One whole utterance (as one final that ends it)."""
+    def final(self, text: str, speaker: str = "", speaker_name: str = "") -> None:
+        """One whole utterance (as one final that ends it), with a voice's label and name if given."""
         self.utterance += 1
         self.bus.emit(
             TranscriptFinal(
@@ -85,6 +85,8 @@ class Harness:
                 end=self.media_time + 1.0,
                 utterance=self.utterance,
                 utterance_end=True,
+                speaker=speaker,
+                speaker_name=speaker_name,
             )
         )
         self.media_time += 1.5
@@ -676,10 +678,7 @@ async def test_labelled_finals_reach_the_prompt_as_speaker_lines_and_i_will_gets
         ("I will fix the failing tests by Wednesday.", "S3", ""),
         ("I will write the store listing tomorrow.", "S2", "Priya"),
     ]:
-        h.utterance += 1
-        h.bus.emit(TranscriptFinal(text=text, start=h.media_time, end=h.media_time + 1.0, utterance=h.utterance,
-                                   utterance_end=True, speaker=speaker, speaker_name=name))
-        h.media_time += 1.5
+        h.final(text, speaker, name)
     assert await h.assistant.drain(5.0)
     await h.assistant.close()
     context = h.assistant.window.context_text()
@@ -698,10 +697,7 @@ async def test_a_voice_that_answers_when_someone_is_given_the_floor_speaks_under
     for text, speaker in [("Thanks, Tom. Mike, how about you?", "S1"),
                           ("I am blocked, because I have no access to the test server.", "S3"),
                           ("I will ask the admin team for access.", "S1")]:
-        h.utterance += 1
-        h.bus.emit(TranscriptFinal(text=text, start=h.media_time, end=h.media_time + 1.0, utterance=h.utterance,
-                                   utterance_end=True, speaker=speaker))
-        h.media_time += 1.5
+        h.final(text, speaker)
     assert await h.assistant.drain(5.0)
     await h.assistant.close()
     context = h.assistant.window.context_text()
@@ -716,10 +712,7 @@ async def test_a_name_the_rules_gave_a_voice_is_not_evidence_of_a_person():
     h = await harness(backend, Config(llm_debounce_s=0.0), twin_updates=False)
     for text, speaker in [("Reng, please fix the payment bug by tomorrow.", "S1"),
                           ("Sure, I will fix the payment bug by tomorrow morning.", "S2")]:
-        h.utterance += 1
-        h.bus.emit(TranscriptFinal(text=text, start=h.media_time, end=h.media_time + 1.0, utterance=h.utterance,
-                                   utterance_end=True, speaker=speaker))
-        h.media_time += 1.5
+        h.final(text, speaker)
     assert await h.assistant.drain(5.0)
     await h.assistant.close()
     assert "Reng: Sure, I will fix the payment bug" in h.assistant.window.context_text()
