@@ -469,3 +469,16 @@ def test_a_draft_item_with_another_named_owner_and_half_the_words_is_another_tas
     draft = {"action_items": [{"text": "return the coding test", "owner": "David", "due": "within a week"}]}
     assert [(a["text"], a["owner"]) for a in merge_draft(model_state, draft)["action_items"]] == [
         ("send you the coding test", "Rachel"), ("return the coding test", "David")]
+
+
+def test_two_tasks_the_rules_tell_apart_stay_two_when_the_model_wrote_one_item_like_both():
+    from pipeline.policy.twin_merge import merge_draft
+
+    # Qwen, end to end: David's "return the coding test" given to Rachel; the rules have both tasks.
+    model_state = state(action_items=[
+        {"id": "a1", "text": "I will return the coding test within a week", "owner": "Rachel", "due": "within a week"}])
+    draft = {"action_items": [{"text": "send you the coding test", "owner": "Rachel", "due": "tomorrow"},
+                              {"text": "return the coding test", "owner": "David", "due": "within a week"}]}
+    assert [(a["text"], a["owner"], a["due"]) for a in merge_draft(model_state, draft)["action_items"]] == [
+        ("I will return the coding test within a week", "David", "within a week"),
+        ("send you the coding test", "Rachel", "tomorrow")]

@@ -26,21 +26,29 @@ def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
     heard as an owner)."""
     merged = copy.deepcopy(state)
     items = merged["action_items"]
-    for found in draft.get("action_items", []):
-        same = max(items, key=lambda item: same_task(item, found), default=None)
-        # Two people named, half the words shared: two tasks ("send you the coding test", Rachel;
-        # "return the coding test", David), not the rules correcting the owner.
-        others = same is not None and UNASSIGNED not in (same["owner"], found["owner"]) \
-            and same["owner"].lower() != found["owner"].lower()
-        if same is None or same_task(same, found) < (0.6 if others else 0.5):
-            items.append(dict(found))
+    found = draft.get("action_items", [])
+    # One state item answers for one draft item at most, the best-matched pairs first: two tasks the
+    # rules tell apart stay two ("send you the coding test", Rachel; "return the coding test", David)
+    # even when the model wrote one item that half matches both.
+    pairs = sorted(
+        ((same_task(item, entry), i, j) for i, item in enumerate(items) for j, entry in enumerate(found)),
+        reverse=True,
+    )
+    matched: dict[int, int] = {}  # draft index -> state index
+    for score, i, j in pairs:
+        if j not in matched and i not in matched.values() and score >= _merge_threshold(items[i], found[j]):
+            matched[j] = i
+    for j, entry in enumerate(found):
+        if j not in matched:
+            items.append(dict(entry))
             continue
-        if key_words(same["text"]) < key_words(found["text"]):
-            same["text"] = found["text"]  # the draft says all of it and more ("return it" -> "return the coding test")
-        if found["owner"] != UNASSIGNED:
-            same["owner"] = found["owner"]
-        if found["due"]:
-            same["due"] = found["due"]
+        same = items[matched[j]]
+        if key_words(same["text"]) < key_words(entry["text"]):
+            same["text"] = entry["text"]  # the draft says all of it and more ("return it" -> "return the coding test")
+        if entry["owner"] != UNASSIGNED:
+            same["owner"] = entry["owner"]
+        if entry["due"]:
+            same["due"] = entry["due"]
     known = {person["name"].lower() for person in merged["people"]}
     merged["people"] += [p for p in draft.get("people", []) if p["name"].lower() not in known]
     for name in ("decisions", "open_questions"):
@@ -50,6 +58,13 @@ def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
     for name in ("action_items", "people", "decisions", "open_questions"):
         merged[name] = merged[name][:MAX_ITEMS]
     return merged
+
+
+def _merge_threshold(item: dict[str, str], entry: dict[str, str]) -> float:
+    """How alike a model's item and a draft item must be to be one task: more when each names another
+    person (half the words shared and two people named: two tasks, not the rules correcting the owner)."""
+    others = UNASSIGNED not in (item["owner"], entry["owner"]) and item["owner"].lower() != entry["owner"].lower()
+    return 0.6 if others else 0.5
 
 
 def _entries_alike(kind: str, a: Any, b: Any) -> bool:
