@@ -26,7 +26,9 @@ from .policy.heard import HeardIndex
 from .policy.images import Sighting, settle_scene
 from .policy.revisable import RevisableRules
 from .policy.twin import MAX_ITEMS, TWIN_RESPONSE_FORMAT, TwinModel, assign_ids
-from .policy.twin_merge import merge_draft, not_asked_of_us, owners_among, retracted_dropped, unowned_repeats_dropped
+from .policy.twin_merge import (
+    merge_draft, not_asked_of_us, not_the_askers, owners_among, retracted_dropped, unowned_repeats_dropped,
+)
 from .policy.verifier import Verdict, Verifier
 from .prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 
@@ -98,15 +100,15 @@ class TwinUpdater:
         return self._grounded(self.twin.state)
 
     def _grounded(self, state: dict[str, Any]) -> dict[str, Any]:
-        """Joined with the rules' draft, pruned to what was heard, owners only people, no question to us as
-        open, no unowned item that repeats another entry."""
+        """Joined with the rules' draft, pruned to what was heard, owners only people and not those who
+        asked for the task, no question to us as open, no unowned item that repeats another entry."""
         draft = self.rules.extractor.draft()
         for kind, entries in self._drafted.items():
             entries.extend([e for e in draft[kind] if e not in entries])
         state = retracted_dropped(state, self._drafted, draft)
         pruned = self.verifier.prune(merge_draft(state, draft), self.heard)
         assert pruned is not None
-        owned = owners_among(pruned, self.rules.extractor.persons())
+        owned = not_the_askers(owners_among(pruned, self.rules.extractor.persons()), self.rules.extractor.requests())
         return unowned_repeats_dropped(not_asked_of_us(owned, self._asked))
 
     async def update(self, context_time: float, media_time: Callable[[], float]) -> None:

@@ -619,6 +619,24 @@ async def test_an_owner_nobody_named_never_reaches_a_viewer():
     await h.assistant.close()
 
 
+async def test_the_one_who_asked_for_a_task_is_never_shown_as_its_owner():
+    # Measured (brainstorm, Qwen): "Ben, can you draw ..." heard without "Ben"; the model gave the sketches to Chris.
+    asked = {**GOOD_TWIN, "people": [{"name": "Chris"}], "action_items": [
+        {"text": "draw some screen sketches by next Wednesday", "owner": "Chris", "due": "next Wednesday"}]}
+    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(asked))))
+    h = await harness(backend, twin_every_utterances=3)
+    h.final("Nice. Chris, please check the name by Friday.", "S1")
+    h.final("Okay, I will check the name by Friday. Then, can you draw some screen sketches by next Wednesday?", "S3")
+    h.final("Sure, I will draw the sketches by Wednesday.", "S2")
+    assert await h.assistant.drain(5.0)
+    state = h.of(TwinState)[0].state
+    for patch in h.of(TwinPatch):
+        state = jsonpatch.apply_patch(state, patch.patch)
+    assert [(a["owner"], a["text"]) for a in state["action_items"]] == [
+        ("Chris", "check the name"), ("unassigned", "draw the sketches")]
+    await h.assistant.close()
+
+
 async def test_a_heard_word_that_is_no_person_never_owns_an_item_a_viewer_sees():
     misread = {**GOOD_TWIN, "action_items": [{"text": "Hire the caterer", "owner": "Fine", "due": "Monday"}]}
     backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(misread))))

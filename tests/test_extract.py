@@ -202,3 +202,15 @@ def test_the_voice_that_answers_a_question_put_to_a_titled_name_is_theirs():
         ("unassigned", "read chapter 5"), ("Professor Hill", "post the slides online"),
     ]
     assert rules.voice_name("S1") == "Professor Hill"
+
+
+def test_a_task_asked_of_nobody_named_remembers_who_asked_for_it():
+    # Measured (brainstorm, Whisper base): "Ben, can you draw ..." was heard without "Ben".
+    rules = RuleExtractor()
+    rules.add("Nice. Chris, please check by Friday if the name Fridge Chef is free.", "S1")
+    rules.add("Okay, I will check the name by Friday. Then, can you draw some screen sketches by next Wednesday?", "S3")
+    rules.add("Sure, I will draw the sketches by Wednesday.", "S2")
+    assert rules.voice_name("S3") == "Chris"
+    assert rules.requests() == [("draw some screen sketches", "Chris")]
+    assert [(a["owner"], a["text"]) for a in rules.draft()["action_items"]] == [
+        ("Chris", "check if the name Fridge Chef is free"), ("unassigned", "draw the sketches")]

@@ -482,3 +482,19 @@ def test_two_tasks_the_rules_tell_apart_stay_two_when_the_model_wrote_one_item_l
     assert [(a["text"], a["owner"], a["due"]) for a in merge_draft(model_state, draft)["action_items"]] == [
         ("I will return the coding test within a week", "David", "within a week"),
         ("send you the coding test", "Rachel", "tomorrow")]
+
+
+def test_an_owner_who_only_asked_for_the_task_is_not_its_owner():
+    from pipeline.policy.twin_merge import not_the_askers
+
+    items = [
+        {"id": "a1", "text": "check if the name Fridge Chef is free", "owner": "Chris", "due": "Friday"},
+        {"id": "a2", "text": "draw some screen sketches by next Wednesday", "owner": "Chris", "due": "Wednesday"},
+        {"id": "a3", "text": "draw the sketches", "owner": "unassigned", "due": "Wednesday"},
+        {"id": "a4", "text": "book the meeting room", "owner": "Julia", "due": ""},
+        {"id": "a5", "text": "send you a new router", "owner": "Emma", "due": "Thursday"},  # not what she asked for
+    ]
+    requests = [("draw some screen sketches", "Chris"), ("book the meeting room", "Julia"), ("restart the router", "Emma")]
+    kept = not_the_askers(state(action_items=items), requests)["action_items"]
+    # Another entry holds the sketches (who said "I will draw"): the asker's copy goes; the room shows unassigned.
+    assert [(a["id"], a["owner"]) for a in kept] == [("a1", "Chris"), ("a3", "unassigned"), ("a4", "unassigned"), ("a5", "Emma")]

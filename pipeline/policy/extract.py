@@ -69,7 +69,10 @@ _CALLED = re.compile(rf"^(?P<name>{_NAME})[,?]$")
 # "Tom. You go first." (speech recognition often ends a called name with a full stop): the floor is Tom's.
 _LONE_NAME = re.compile(rf"^(?P<name>{_NAME})[.,!?]$")
 _GIVES_FLOOR = re.compile(r"^(?:you go first|you first|how about you|what about you|your turn|go ahead)\b", re.IGNORECASE)
-_BARE_REQUEST = re.compile(r"^(?:please|can you|could you|would you|will you)\s+(?P<task>.+)", re.IGNORECASE)
+_BARE_REQUEST = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|then|now)[,.!]?\s+)*(?:please|can you|could you|would you|will you)\s+(?P<task>.+)",
+    re.IGNORECASE,
+)
 _INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{_NAME})")
 _DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|agreed|the decision is|let's go with)\b[:,]?\s*(?P<what>.*)", re.IGNORECASE)
 _OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
@@ -84,6 +87,7 @@ _CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\
 _DO_THAT = re.compile(r"\b(?:do|does|take|takes)\s+(?:that|it|this)\b", re.IGNORECASE)
 
 
+_KEPT_REQUESTS = 16  # the latest requests asked of nobody named: a model's owner is checked against them
 _VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
 
 
@@ -146,6 +150,7 @@ class RuleExtractor:
     _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
     _called_at: int = -1
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
+    _requests: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of nobody named
     _open_at: int = -1  # the utterance that listed the last open question
     _speaker: str = ""  # who said the current utterance ("" without speaker labels)
     _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
@@ -186,6 +191,11 @@ class RuleExtractor:
         a name, or given a task by name.  An owner must be one of them."""
         owners = {i.owner for i in self.items if i.owner and not _VOICE_LABEL.match(i.owner)}
         return set(self.people) | self._named_speakers | set(self._voices.values()) | owners
+
+    def requests(self) -> list[tuple[str, str]]:
+        """Tasks asked for without naming who should do them ("Can you draw some sketches?"), each with
+        who asked (a name, or the voice's label while it has none): the one who asks is not the one who does."""
+        return [(task, self._voices.get(label, label)) for task, label in self._requests]
 
     def draft(self) -> dict[str, Any]:
         """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
@@ -278,6 +288,8 @@ class RuleExtractor:
             self._addressed = self._called
             self._item(bare.group("task"), self._called, sentence)
             return
+        if bare and self._label:
+            self._requests = [*self._requests[1 - _KEPT_REQUESTS :], (_task_and_due(bare.group("task"))[0], self._label)]
         everyone = _EVERYONE.search(sentence)
         if everyone:
             self._item(everyone.group("task"), "", sentence)

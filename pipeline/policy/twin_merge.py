@@ -101,6 +101,27 @@ def owners_among(state: dict[str, Any], persons: Collection[str]) -> dict[str, A
     return {**state, "action_items": items}
 
 
+def not_the_askers(state: dict[str, Any], requests: Collection[tuple[str, str]]) -> dict[str, Any]:
+    """``state`` without owners who only asked for their task ("Chris: ... Can you draw some screen sketches
+    by Wednesday?": a small model gives the sketches to Chris).  ``requests``: (task, who asked) for tasks
+    asked of nobody named.  Such an item is dropped when another entry holds the task (the voice that
+    said "Sure, I will draw the sketches"), else shown unassigned."""
+    asked = [(key_words(task), asker.lower()) for task, asker in requests]
+    items = state["action_items"]
+
+    def askers_own(item: dict[str, str]) -> bool:
+        words = key_words(item["text"])
+        return any(asker == item["owner"].lower() and jaccard(words, task) >= 0.5 for task, asker in asked)
+
+    def held_elsewhere(item: dict[str, str]) -> bool:
+        words = key_words(item["text"])
+        return any(other is not item and not askers_own(other) and overlap(words, key_words(other["text"])) >= 0.5
+                   for other in items)
+
+    kept = [{**a, "owner": UNASSIGNED} if askers_own(a) else a for a in items if not (askers_own(a) and held_elsewhere(a))]
+    return {**state, "action_items": kept}
+
+
 def not_asked_of_us(state: dict[str, Any], asked: Collection[str]) -> dict[str, Any]:
     """``state`` without the open questions that are questions asked of the assistant: those are
     answered, not open (a small model lists "who is blocked and why" after being asked it)."""
