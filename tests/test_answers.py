@@ -53,6 +53,10 @@ def test_bad_answers_say_why():
     assert check("") == "empty"
     assert check("[12.0s] Bob: yes I will") == "continues the transcript instead of answering"
     assert check("Carol fixes it.", earlier=["Carol fixes it."]) == "repeats an earlier answer"
+    # Measured (SmolLM2, corrections): the transcript went on under its voices' labels, one line over and over;
+    # its "Friday" scored as a right answer.
+    assert check("S2: No, Friday, not Thursday.\nS1: Right, Friday then.") == "continues the transcript instead of answering"
+    assert check("Carol fixes the search page.\nBob sends the cost report.\n" * 3) == "repeats itself"
     assert check("The marketing agency redesigns the brochure layout.") == "not grounded in the transcript or the twin"
     assert check("The search page is fixed by John on Wednesday.").startswith("names someone nobody mentioned: John")
     assert check("Carol fixes the search page.", "Assistant, what are the action items?") == (

@@ -27,7 +27,8 @@ _KINDS = (
     (DECISIONS, re.compile(r"\bdecid|\bdecision|\bagreed\b")),
     (ACTION_ITEMS, re.compile(r"\baction items?\b|\bto-?dos?\b|\btasks?\b|\bnext steps?\b|\bwho (owns|is responsible|is doing|does what)\b")),
 )
-_TRANSCRIPT_ECHO = re.compile(r"\[\d+(\.\d+)?s\]|\(assistant\)|\(seen\)|^#+ ", re.MULTILINE)
+# A window's marks: times, sources, headings, and a voice's label opening a line ("S2: No, Friday ...").
+_TRANSCRIPT_ECHO = re.compile(r"\[\d+(\.\d+)?s\]|\(assistant\)|\(seen\)|^#+ |^S\d+: ", re.MULTILINE)
 # Words any answer may use without the transcript having said them.
 _ANSWER_WORDS = key_words(
     "mentioned discussed said asked assigned responsible owner owns question questions answer decided decision "
@@ -163,6 +164,9 @@ class AnswerChecker:
             return "empty"
         if _TRANSCRIPT_ECHO.search(text):
             return "continues the transcript instead of answering"
+        lines = [line.strip() for line in text.splitlines() if len(line.split()) >= 3]
+        if len(lines) - len(set(lines)) >= 2:
+            return "repeats itself"  # a small model caught in a loop: the same line again and again
         words = key_words(text)
         for previous in earlier:
             before = key_words(previous)
