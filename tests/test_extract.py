@@ -214,3 +214,17 @@ def test_a_task_asked_of_nobody_named_remembers_who_asked_for_it():
     assert rules.requests() == [("draw some screen sketches", "Chris")]
     assert [(a["owner"], a["text"]) for a in rules.draft()["action_items"]] == [
         ("Chris", "check if the name Fridge Chef is free"), ("unassigned", "draw the sketches")]
+
+
+def test_a_task_taken_by_someone_known_only_by_their_role_is_an_unassigned_item():
+    # Measured (support, Whisper base): "My manager, Daniel, will decide ..." heard without "Daniel"; the twin lost
+    # the refund, and with it the action-items answer.
+    draft = draft_of(
+        "I cannot promise now. My manager and you will decide about the refund and call you back tomorrow.",
+        "He knows the building manager. The manager will be happy.",
+    )
+    assert draft["action_items"] == [
+        {"text": "decide about the refund and call you back", "owner": "unassigned", "due": "tomorrow"}]
+    named = draft_of("My manager, Daniel, will decide about the refund and call you back tomorrow.")
+    assert [(a["owner"], a["text"]) for a in named["action_items"]] == [
+        ("Daniel", "decide about the refund and call you back")]

@@ -80,6 +80,12 @@ _OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
 _WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|where|which)\b\s*(?P<what>.+)", re.IGNORECASE)
 # "And should we build it for phones first, or for the web?" right after an open question: one more.
 _ONE_MORE = re.compile(r"^(?:and|also|or|plus)\b,?\s+(?P<what>.+)\?$", re.IGNORECASE)
+# "My manager will call you back tomorrow.": a task taken by someone known only by their role (unassigned).
+_ROLE_WILL = re.compile(
+    r"\b(?:my|our|your|the)\s+(?:manager|boss|supervisor|colleague|team lead|technician|engineer|administrator)\b"
+    r"[^.?!]*?\bwill\s+(?!be\b)(?P<task>.+)",
+    re.IGNORECASE,
+)
 _EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
 # "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
 _DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
@@ -290,6 +296,10 @@ class RuleExtractor:
             return
         if bare and self._label:
             self._requests = [*self._requests[1 - _KEPT_REQUESTS :], (_task_and_due(bare.group("task"))[0], self._label)]
+        role = _ROLE_WILL.search(sentence)
+        if role:
+            self._item(role.group("task"), "", sentence)
+            return
         everyone = _EVERYONE.search(sentence)
         if everyone:
             self._item(everyone.group("task"), "", sentence)
