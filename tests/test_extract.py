@@ -228,3 +228,12 @@ def test_a_task_taken_by_someone_known_only_by_their_role_is_an_unassigned_item(
     named = draft_of("My manager, Daniel, will decide about the refund and call you back tomorrow.")
     assert [(a["owner"], a["text"]) for a in named["action_items"]] == [
         ("Daniel", "decide about the refund and call you back")]
+
+
+def test_a_task_asked_of_everyone_is_not_the_askers():
+    # Measured (lecture, Qwen): "everyone please read chapter five" shown as Professor Hill's task.
+    rules = RuleExtractor()
+    rules.add("Professor Hill, is the Calvin cycle also on the quiz?", "S2")
+    rules.add("Yes, the Calvin cycle will be on the quiz. For next week, everyone please read chapter five.", "S1")
+    assert rules.voice_name("S1") == "Professor Hill"
+    assert rules.requests() == [("read chapter five", "Professor Hill")]

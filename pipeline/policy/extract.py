@@ -294,14 +294,15 @@ class RuleExtractor:
             self._addressed = self._called
             self._item(bare.group("task"), self._called, sentence)
             return
-        if bare and self._label:
-            self._requests = [*self._requests[1 - _KEPT_REQUESTS :], (_task_and_due(bare.group("task"))[0], self._label)]
+        if bare:
+            self._asked_of_nobody(bare.group("task"))
         role = _ROLE_WILL.search(sentence)
         if role:
             self._item(role.group("task"), "", sentence)
             return
         everyone = _EVERYONE.search(sentence)
         if everyone:
+            self._asked_of_nobody(everyone.group("task"))
             self._item(everyone.group("task"), "", sentence)
             return
         mine = _FIRST_PERSON.search(sentence)
@@ -328,6 +329,11 @@ class RuleExtractor:
         last = self.items[-1] if self.items else None
         if done_by and last is not None and last.heard == self._utterances and not last.due:
             last.due = _task_and_due(sentence)[1]  # "It will be done by Wednesday."
+
+    def _asked_of_nobody(self, task: str) -> None:
+        """A task asked for without a name ("Can you ...?", "Everyone, please ..."): not the asker's."""
+        if self._label:
+            self._requests = [*self._requests[1 - _KEPT_REQUESTS :], (_task_and_due(task)[0], self._label)]
 
     def _confirms(self, task: str) -> bool:
         last = self.items[-1] if self.items else None
