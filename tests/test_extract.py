@@ -225,6 +225,9 @@ def test_a_task_taken_by_someone_known_only_by_their_role_is_an_unassigned_item(
     )
     assert draft["action_items"] == [
         {"text": "decide about the refund and call you back", "owner": "unassigned", "due": "tomorrow"}]
+    rules = RuleExtractor()
+    rules.add("My manager said I will handle the invoices.", "Tom")  # "I will": the speaker's
+    assert [(a["owner"], a["text"]) for a in rules.draft()["action_items"]] == [("Tom", "handle the invoices")]
     named = draft_of("My manager, Daniel, will decide about the refund and call you back tomorrow.")
     assert [(a["owner"], a["text"]) for a in named["action_items"]] == [
         ("Daniel", "decide about the refund and call you back")]

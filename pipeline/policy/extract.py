@@ -83,7 +83,7 @@ _ONE_MORE = re.compile(r"^(?:and|also|or|plus)\b,?\s+(?P<what>.+)\?$", re.IGNORE
 # "My manager will call you back tomorrow.": a task taken by someone known only by their role (unassigned).
 _ROLE_WILL = re.compile(
     r"\b(?:my|our|your|the)\s+(?:manager|boss|supervisor|colleague|team lead|technician|engineer|administrator)\b"
-    r"[^.?!]*?\bwill\s+(?!be\b)(?P<task>.+)",
+    r"(?:(?!\bi\b)[^.?!]){0,40}?\bwill\s+(?!be\b)(?P<task>.+)",  # "my manager said I will ...": the speaker's
     re.IGNORECASE,
 )
 _EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
