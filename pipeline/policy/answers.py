@@ -15,7 +15,7 @@ import json
 import re
 from typing import Any, Callable
 
-from .extract import says_when
+from .due import says_when
 from .heard import UNASSIGNED, HeardIndex, key_words, name_tokens, names_nobody, support
 
 ACTION_ITEMS = "action_items"

@@ -21,23 +21,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .due import DATE, NOT_DATE, task_and_due
 from .heard import UNASSIGNED, key_words, overlap
 
-_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-_ORDINAL = r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
-_DUE = re.compile(
-    rf"\b(?:(?:by|before|on|until|for)\s+)?(?:the\s+)?("
-    rf"(?:next\s+|this\s+)?{_DAY}(?:\s+(?:morning|afternoon|evening))?"
-    rf"|tomorrow(?:\s+(?:morning|afternoon|evening))?|today|tonight|next\s+week|this\s+week|next\s+month"
-    rf"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:week|month|{_MONTH})"
-    rf"|within\s+(?:one|a|two|\d+)\s+(?:days?|weeks?)"
-    rf"|{_ORDINAL}\s+of\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
-    rf")\b",
-    re.IGNORECASE,
-)
-_VALUE = re.compile(rf"\b({_DAY}|{_ORDINAL}|{_MONTH})\b", re.IGNORECASE)
-_NOT_VALUE = re.compile(rf"\bnot\s+(?:on\s+|the\s+)?({_DAY}|{_ORDINAL}|{_MONTH})\b", re.IGNORECASE)
 _NAME = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?"
 _NOT_NAMES = frozenset(
     """assistant okay ok yes yeah no sure thanks thank great good nice right fine hi hello hey well so then and but
@@ -97,11 +83,6 @@ _KEPT_REQUESTS = 16  # the latest requests asked of nobody named: a model's owne
 _VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
 
 
-def says_when(text: str) -> bool:
-    """Does the text name a day, a date or a deadline ("on Monday", "by the 19th of May")?"""
-    return bool(_DUE.search(text))
-
-
 def is_voice_label(speaker: str) -> bool:
     """"S2": a voice that has not said its name (a name, or "", is not)."""
     return bool(_VOICE_LABEL.match(speaker))
@@ -120,15 +101,6 @@ def _names(candidates: list[str]) -> list[str]:
         elif words and name.split()[0].lower() in _NOT_NAMES and len(words) == 1:
             out.append(words[0])
     return out
-
-
-def _task_and_due(task: str) -> tuple[str, str]:
-    due_match = _DUE.search(task)
-    due = due_match.group(1) if due_match else ""
-    text = _DUE.sub("", task) if due else task
-    text = re.sub(r"\b(?:please|yes|sure|okay)\b,?", "", text, flags=re.IGNORECASE)
-    text = " ".join(text.strip(" ,.?!").split())
-    return text, due
 
 
 @dataclass
@@ -328,24 +300,24 @@ class RuleExtractor:
         done_by = _DONE_BY.search(sentence)
         last = self.items[-1] if self.items else None
         if done_by and last is not None and last.heard == self._utterances and not last.due:
-            last.due = _task_and_due(sentence)[1]  # "It will be done by Wednesday."
+            last.due = task_and_due(sentence)[1]  # "It will be done by Wednesday."
 
     def _asked_of_nobody(self, task: str) -> None:
         """A task asked for without a name ("Can you ...?", "Everyone, please ..."): not the asker's."""
         if self._label:
-            self._requests = [*self._requests[1 - _KEPT_REQUESTS :], (_task_and_due(task)[0], self._label)]
+            self._requests = [*self._requests[1 - _KEPT_REQUESTS :], (task_and_due(task)[0], self._label)]
 
     def _confirms(self, task: str) -> bool:
         last = self.items[-1] if self.items else None
-        return bool(last and last.owner == self._addressed and self._same(last.text, _task_and_due(task)[0]))
+        return bool(last and last.owner == self._addressed and self._same(last.text, task_and_due(task)[0]))
 
     @staticmethod
     def _same(a: str, b: str) -> bool:
         return overlap(key_words(a), key_words(b)) >= 0.5
 
     def _item(self, task: str, owner: str, sentence: str, first_person: bool = False) -> None:
-        text = _task_and_due(_CLAUSE_END.split(task)[0])[0]
-        due = _task_and_due(task)[1] or _task_and_due(sentence)[1]
+        text = task_and_due(_CLAUSE_END.split(task)[0])[0]
+        due = task_and_due(task)[1] or task_and_due(sentence)[1]
         if len(key_words(text)) < 1 or text.lower().startswith(("work ", "go first", "tell me", "help")):
             return
         for item in reversed(self.items):
@@ -363,11 +335,11 @@ class RuleExtractor:
     def _correction(self, sentence: str) -> None:
         """"No, Friday, not Thursday." / "the 19th of May, not the 12th": the newest item with
         the old value takes the new one."""
-        wrong = _NOT_VALUE.search(sentence)
+        wrong = NOT_DATE.search(sentence)
         if not wrong:
             return
         old = wrong.group(1).lower()
-        new = next((v.group(1) for v in _VALUE.finditer(sentence) if v.group(1).lower() != old), None)
+        new = next((v.group(1) for v in DATE.finditer(sentence) if v.group(1).lower() != old), None)
         if new is None:
             return
         for item in reversed(self.items):
