@@ -108,17 +108,21 @@ def not_the_askers(state: dict[str, Any], requests: Collection[tuple[str, str]])
     said "Sure, I will draw the sketches"), else shown unassigned."""
     asked = [(key_words(task), asker.lower()) for task, asker in requests]
     items = state["action_items"]
+    words = [key_words(item["text"]) for item in items]
+    askers = [
+        any(asker == item["owner"].lower() and jaccard(mine, task) >= 0.5 for task, asker in asked)
+        for item, mine in zip(items, words)
+    ]
 
-    def askers_own(item: dict[str, str]) -> bool:
-        words = key_words(item["text"])
-        return any(asker == item["owner"].lower() and jaccard(words, task) >= 0.5 for task, asker in asked)
+    def held_elsewhere(index: int) -> bool:
+        return any(other != index and not askers[other] and overlap(words[index], words[other]) >= 0.5
+                   for other in range(len(items)))
 
-    def held_elsewhere(item: dict[str, str]) -> bool:
-        words = key_words(item["text"])
-        return any(other is not item and not askers_own(other) and overlap(words, key_words(other["text"])) >= 0.5
-                   for other in items)
-
-    kept = [{**a, "owner": UNASSIGNED} if askers_own(a) else a for a in items if not (askers_own(a) and held_elsewhere(a))]
+    kept = [
+        {**item, "owner": UNASSIGNED} if askers[index] else item
+        for index, item in enumerate(items)
+        if not (askers[index] and held_elsewhere(index))
+    ]
     return {**state, "action_items": kept}
 
 
