@@ -7,15 +7,18 @@ samples/meeting.mp4 in a loop (speech, pauses and video); viewers join and leave
 with ``--flood`` a third process opens and drops connections and sends malformed messages
 without pause.  Every ``--every`` seconds the server's RSS, open descriptors, asyncio tasks,
 event-loop lag and /healthz latency are sampled and logged, with the bytes of the live session's
-event log (kept on purpose, up to ``log_max_bytes``).  At the end: the slope of each (per 10
-minutes, least squares over the samples after ``--warmup`` seconds; target: RSS < 1 MB per 10
-minutes), lag and /healthz percentiles, and, as the last line, one JSON object.
+event log (kept on purpose, up to ``log_max_bytes``) and glibc's split of its memory into blocks in
+use and blocks freed but held (growth in the first is something kept; in the second, the heaps'
+high-water marks).  At the end: the slope of each (per 10 minutes, least squares over the samples
+after ``--warmup`` seconds; target: RSS < 1 MB per 10 minutes), lag and /healthz percentiles, and,
+as the last line, one JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import json
 import logging
 import multiprocessing
@@ -241,14 +244,33 @@ async def viewers(server: Any, rng: random.Random) -> None:
         await asyncio.sleep(rng.uniform(1, 10))
 
 
-def footprint() -> dict[str, float]:
+class MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (malloc.h): the allocator's own account of its memory."""
+
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+def malloc_split(libc: Any | None) -> dict[str, float]:
+    """RSS growth is either memory in use (a leak, a cache) or blocks malloc freed and still holds (its heaps'
+    high-water marks): ``malloc_used_mb`` (heap blocks in use plus mapped blocks) and ``malloc_held_mb`` tell
+    which.  Empty without glibc 2.33+."""
+    if libc is None or not hasattr(libc, "mallinfo2"):
+        return {}
+    libc.mallinfo2.restype = MallInfo2
+    info = libc.mallinfo2()
+    return {"malloc_used_mb": round((info.uordblks + info.hblkhd) / 2**20, 1), "malloc_held_mb": round(info.fordblks / 2**20, 1)}
+
+
+def footprint(libc: Any | None = None) -> dict[str, float]:
     status = Path("/proc/self/status").read_text().splitlines()
     rss_kb = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
-    return {"rss_mb": rss_kb / 1024, "fds": len(os.listdir("/proc/self/fd")), "tasks": len(asyncio.all_tasks())}
+    return {"rss_mb": rss_kb / 1024, "fds": len(os.listdir("/proc/self/fd")), "tasks": len(asyncio.all_tasks()),
+            **malloc_split(libc)}
 
 
 def slope_per_10min(samples: list[dict[str, float]], key: str) -> float | None:
-    if len(samples) < 3:
+    if len(samples) < 3 or key not in samples[0]:
         return None
     t = np.array([s["t"] for s in samples])
     y = np.array([s[key] for s in samples])
@@ -263,6 +285,7 @@ async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: 
     from bench.live_latency import serve_on_loopback
     from pipeline.config import Config
     from pipeline.engine import load_engine
+    from pipeline.memory import glibc
 
     # STREAMTWIN_* settings apply (e.g. STREAMTWIN_MALLOC_MMAP_THRESHOLD), as they would to serve.
     config = replace(Config.from_sources(), host="127.0.0.1", port=0, llm=llm, llm_model=llm_model)
@@ -276,11 +299,12 @@ async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: 
     probe.start()
     session_log = SessionLog(server)
     samples: list[dict[str, float]] = []
+    libc = glibc()
     began = time.monotonic()
     try:
         while time.monotonic() - began < minutes * 60:
             await asyncio.sleep(every)
-            sample = {"t": round(time.monotonic() - began, 1), **footprint(),
+            sample = {"t": round(time.monotonic() - began, 1), **footprint(libc),
                       "log_mb": round(await session_log.mb(), 2),
                       "lag_max_ms": round(lags.take_window_max() * 1e3, 1), "sessions": len(server.sessions),
                       "load1": os.getloadavg()[0]}
@@ -305,6 +329,8 @@ async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: 
         "rss_mb_start": round(steady[0]["rss_mb"], 1) if steady else None,
         "rss_mb_end": round(samples[-1]["rss_mb"], 1) if samples else None,
         "rss_mb_per_10min": _round(slope_per_10min(steady, "rss_mb")),
+        "malloc_used_mb_per_10min": _round(slope_per_10min(steady, "malloc_used_mb")),
+        "malloc_held_mb_per_10min": _round(slope_per_10min(steady, "malloc_held_mb")),
         "fds_per_10min": _round(slope_per_10min(steady, "fds")),
         "tasks_per_10min": _round(slope_per_10min(steady, "tasks")),
         "log_mb_end": round(samples[-1]["log_mb"], 1) if samples else None,
