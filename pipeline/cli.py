@@ -15,6 +15,7 @@ from typing import Sequence, TextIO
 from .bus import Subscriber
 from .config import Config
 from .events import Error
+from .memory import use_allocator
 
 log = logging.getLogger("streamtwin")
 
@@ -263,6 +264,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The one-time join of the default LLM takes seconds: show its progress even when quiet.
     logging.getLogger("pipeline.llm.models").setLevel(min(level, logging.INFO))
     config = config_from_args(args)
+    if args.command in ("run", "serve"):  # the long-lived ones, before their threads and their input
+        try:
+            use_allocator(config.allocator, rerun=argv is None)
+        except ValueError as exc:
+            return _fail(str(exc))
     if args.command == "run":
         return _run_command(config, args)
     if args.command == "replay":

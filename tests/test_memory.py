@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import ctypes.util
 import os
 import subprocess
 import sys
@@ -12,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.memory import M_ARENA_MAX, M_MMAP_THRESHOLD, NativeMemory, glibc
+from pipeline.memory import (
+    JEMALLOC_CONF, M_ARENA_MAX, M_MMAP_THRESHOLD, RERUN_MARK, NativeMemory, glibc, rerun_environment,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -159,3 +162,65 @@ async def test_the_server_trims_when_it_has_no_session(make_server):
     await until(lambda: server.memory.trims >= 1)
     assert server.memory.trims == 1
     assert (server.memory.arena_max, server.memory.mmap_threshold) == (2, 1 << 20)
+
+
+# --- the allocator: jemalloc when installed (pipeline/memory.py: rerun_environment, use_allocator) ---------
+
+JEMALLOC = "libjemalloc.so.2"
+
+
+def test_auto_runs_again_with_jemalloc_preloaded_before_any_other_preload():
+    env = rerun_environment("auto", {"PATH": "/bin", "LD_PRELOAD": "libother.so"}, loaded=False, library=JEMALLOC)
+    assert env is not None
+    assert env["LD_PRELOAD"] == f"{JEMALLOC} libother.so"
+    assert env["MALLOC_CONF"] == JEMALLOC_CONF and env["PATH"] == "/bin" and env[RERUN_MARK]
+
+
+def test_a_malloc_conf_of_the_users_own_is_kept():
+    env = rerun_environment("jemalloc", {"MALLOC_CONF": "narenas:2"}, loaded=False, library=JEMALLOC)
+    assert env is not None and env["MALLOC_CONF"] == "narenas:2"
+
+
+@pytest.mark.parametrize(
+    "allocator, environ, loaded, library",
+    [
+        ("glibc", {}, False, JEMALLOC),  # asked for the C library's malloc
+        ("auto", {}, True, JEMALLOC),  # jemalloc already serves the process
+        ("auto", {RERUN_MARK: "1"}, False, JEMALLOC),  # ran again once and the preload did not take: no loop
+        ("auto", {}, False, None),  # not installed: glibc, tuned by the malloc_* settings
+    ],
+)
+def test_when_it_goes_on_as_it_is(allocator, environ, loaded, library):
+    assert rerun_environment(allocator, environ, loaded, library) is None
+
+
+def test_jemalloc_by_name_without_it_installed_or_an_unknown_allocator_is_an_error():
+    with pytest.raises(ValueError, match="apt-get install libjemalloc2"):
+        rerun_environment("jemalloc", {}, loaded=False, library=None)
+    with pytest.raises(ValueError, match="auto, jemalloc, glibc"):
+        rerun_environment("tcmalloc", {}, loaded=False, library=JEMALLOC)
+
+
+def run_command(allocator: str) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key not in ("LD_PRELOAD", "MALLOC_CONF", RERUN_MARK)}
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", "-v", "run", "no-such-file.wav", "--llm", "none"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env={**env, "STREAMTWIN_ALLOCATOR": allocator},
+    )
+
+
+@pytest.mark.skipif(ctypes.util.find_library("jemalloc") is None, reason="libjemalloc2 is not installed")
+def test_run_starts_again_under_jemalloc_and_glibc_keeps_the_c_library():
+    """The real command: by default the process that opens the source has jemalloc for its malloc."""
+    ran = run_command("auto")
+    assert "memory allocator: jemalloc" in ran.stderr
+    assert ran.returncode == 1 and ran.stderr.strip().splitlines()[-1].startswith("streamtwin: error: ")
+    kept = run_command("glibc")
+    assert "memory allocator: the C library's malloc" in kept.stderr and kept.returncode == 1
+
+
+def test_an_unknown_allocator_is_one_clear_line():
+    ran = run_command("tcmalloc")
+    assert ran.returncode == 1 and "Traceback" not in ran.stderr
+    assert ran.stderr.strip().splitlines()[-1] == (
+        "streamtwin: error: unknown allocator 'tcmalloc': choose one of auto, jemalloc, glibc")
