@@ -7,9 +7,9 @@ samples/meeting.mp4 in a loop (speech, pauses and video); viewers join and leave
 with ``--flood`` a third process opens and drops connections and sends malformed messages
 without pause.  Every ``--every`` seconds the server's RSS, open descriptors, asyncio tasks,
 event-loop lag and /healthz latency are sampled and logged, with the bytes of the live session's
-event log (kept on purpose, up to ``log_max_bytes``) and glibc's split of its memory into blocks in
-use and blocks freed but held (growth in the first is something kept; in the second, the heaps'
-high-water marks).  At the end: the slope of each (per 10 minutes, least squares over the samples
+event log (kept on purpose, up to ``log_max_bytes``) and the allocator's split of its memory into
+blocks in use and blocks freed but held (growth in the first is something kept; in the second, the
+allocator's high-water marks).  The allocator is the one ``serve`` gets: jemalloc when installed.  At the end: the slope of each (per 10 minutes, least squares over the samples
 after ``--warmup`` seconds; target: RSS < 1 MB per 10 minutes), lag and /healthz percentiles, and,
 as the last line, one JSON object.
 """
@@ -251,7 +251,7 @@ class MallInfo2(ctypes.Structure):
         "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
 
 
-def malloc_split(libc: Any | None) -> dict[str, float]:
+def glibc_split(libc: Any | None) -> dict[str, float]:
     """RSS growth is either memory in use (a leak, a cache) or blocks malloc freed and still holds (its heaps'
     high-water marks): ``malloc_used_mb`` (heap blocks in use plus mapped blocks) and ``malloc_held_mb`` tell
     which.  Empty without glibc 2.33+."""
@@ -262,11 +262,36 @@ def malloc_split(libc: Any | None) -> dict[str, float]:
     return {"malloc_used_mb": round((info.uordblks + info.hblkhd) / 2**20, 1), "malloc_held_mb": round(info.fordblks / 2**20, 1)}
 
 
-def footprint(libc: Any | None = None) -> dict[str, float]:
+def jemalloc_split(symbols: Any) -> dict[str, float]:
+    """The same split from jemalloc's statistics: bytes allocated, and resident bytes beyond them (pages freed
+    and not purged yet, partly used pages, jemalloc's own metadata)."""
+    epoch = ctypes.c_uint64(1)  # statistics are a snapshot, refreshed by writing the epoch
+    symbols.mallctl(b"epoch", None, None, ctypes.byref(epoch), ctypes.c_size_t(ctypes.sizeof(epoch)))
+
+    def read(name: bytes) -> int:
+        value = ctypes.c_size_t(0)
+        size = ctypes.c_size_t(ctypes.sizeof(value))
+        if symbols.mallctl(name, ctypes.byref(value), ctypes.byref(size), None, ctypes.c_size_t(0)) != 0:
+            raise OSError(f"mallctl {name.decode()} failed")
+        return value.value
+
+    allocated, resident = read(b"stats.allocated"), read(b"stats.resident")
+    return {"malloc_used_mb": round(allocated / 2**20, 1), "malloc_held_mb": round((resident - allocated) / 2**20, 1)}
+
+
+def malloc_split() -> dict[str, float]:
+    """The split from whichever malloc serves this process (see :mod:`pipeline.memory`); empty for others."""
+    from pipeline.memory import glibc, jemalloc
+
+    symbols = jemalloc()
+    return jemalloc_split(symbols) if symbols is not None else glibc_split(glibc())
+
+
+def footprint() -> dict[str, float]:
     status = Path("/proc/self/status").read_text().splitlines()
     rss_kb = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
     return {"rss_mb": rss_kb / 1024, "fds": len(os.listdir("/proc/self/fd")), "tasks": len(asyncio.all_tasks()),
-            **malloc_split(libc)}
+            **malloc_split()}
 
 
 def slope_per_10min(samples: list[dict[str, float]], key: str) -> float | None:
@@ -285,7 +310,6 @@ async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: 
     from bench.live_latency import serve_on_loopback
     from pipeline.config import Config
     from pipeline.engine import load_engine
-    from pipeline.memory import glibc
 
     # STREAMTWIN_* settings apply (e.g. STREAMTWIN_MALLOC_MMAP_THRESHOLD), as they would to serve.
     config = replace(Config.from_sources(), host="127.0.0.1", port=0, llm=llm, llm_model=llm_model)
@@ -299,12 +323,11 @@ async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: 
     probe.start()
     session_log = SessionLog(server)
     samples: list[dict[str, float]] = []
-    libc = glibc()
     began = time.monotonic()
     try:
         while time.monotonic() - began < minutes * 60:
             await asyncio.sleep(every)
-            sample = {"t": round(time.monotonic() - began, 1), **footprint(libc),
+            sample = {"t": round(time.monotonic() - began, 1), **footprint(),
                       "log_mb": round(await session_log.mb(), 2),
                       "lag_max_ms": round(lags.take_window_max() * 1e3, 1), "sessions": len(server.sessions),
                       "load1": os.getloadavg()[0]}
@@ -361,6 +384,11 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
     log.setLevel(logging.INFO)
+    logging.getLogger("pipeline.memory").setLevel(logging.INFO)
+    from pipeline.config import Config
+    from pipeline.memory import use_allocator
+
+    use_allocator(Config.from_sources().allocator)  # the server runs in this process: the allocator serve has
     result = asyncio.run(run(args.minutes, args.every, args.warmup, args.llm, args.llm_model, args.flood))
     for key, value in result.items():
         log.info("%-22s %s", key, value)
