@@ -82,6 +82,40 @@ def test_agreement_needs_hypotheses_heard_a_stride_apart():
     assert [w.key for w in agreed] == ["it", "beats", "around", "70"]
 
 
+def sure(*spec: tuple[str, float, float, float]) -> list[Word]:
+    """Words with the decoder's probability of each."""
+    return [Word(f" {t}", s, e, p) for t, s, e, p in spec]
+
+
+def test_words_the_decoder_is_sure_of_commit_past_the_agreed_prefix_until_an_unsure_one():
+    agreement = LocalAgreement(confident=0.9)
+    agreement.insert(sure(("the", 0.0, 0.2, 0.99), ("budget", 0.2, 0.6, 0.98)), heard_until=0.7)
+    agreed = agreement.insert(sure(("the", 0.0, 0.2, 0.99), ("budget", 0.2, 0.6, 0.98), ("report", 0.6, 1.0, 0.97),
+                                   ("is", 1.0, 1.1, 0.6), ("late", 1.1, 1.4, 0.99), ("now", 1.4, 1.6, 0.99)),
+                              heard_until=1.65)
+    # "report" heard once but sure; "is" unsure, so it and "late" wait for a second hearing; "now" is the last word
+    assert [w.key for w in agreed] == ["the", "budget", "report"]
+    assert [w.key for w in agreement.hypothesis] == ["is", "late", "now"]
+
+
+def test_without_the_setting_or_with_unknown_probabilities_a_word_waits_for_agreement():
+    for agreement, make in ((LocalAgreement(), sure), (LocalAgreement(confident=0.9), None)):
+        hear = make or (lambda *spec: words(*[(t, s, e) for t, s, e, _ in spec]))
+        agreement.insert(hear(("the", 0.0, 0.2, 0.99)), heard_until=0.3)
+        agreed = agreement.insert(hear(("the", 0.0, 0.2, 0.99), ("budget", 0.2, 0.6, 0.99), ("report", 0.6, 1.0, 0.99)),
+                                  heard_until=1.05)
+        assert [w.key for w in agreed] == ["the"]
+
+
+def test_a_disagreement_or_a_first_hearing_commits_nothing_however_sure_the_decoder_is():
+    agreement = LocalAgreement(confident=0.9)
+    first = sure(("ali", 0.0, 0.3, 0.95), ("will", 0.3, 0.5, 0.95), ("go", 0.5, 0.7, 0.95))
+    assert agreement.insert(first, heard_until=0.8) == []  # nothing heard before it
+    agreed = agreement.insert(sure(("alice", 0.0, 0.3, 0.99), ("will", 0.3, 0.5, 0.99), ("send", 0.5, 0.8, 0.99),
+                                   ("it", 0.8, 0.9, 0.99)), heard_until=1.0)
+    assert agreed == []
+
+
 def test_committed_words_stay_bounded_over_a_long_session():
     agreement = LocalAgreement()
     for i in range(5000):
@@ -328,7 +362,7 @@ def test_invented_segments_are_dropped_before_agreement():
     real = DecodedSegment([(" Good", 0.0, 0.4, 0.45), (" morning.", 0.4, 0.7, 0.99)], no_speech_prob=0.09)
     thank_you = DecodedSegment([(" Thank", 0.7, 0.74, 0.05), (" you.", 0.74, 0.78, 0.98)], no_speech_prob=0.53)
     mumble = DecodedSegment([(" Bye!", 0.8, 0.9, 0.03)], no_speech_prob=0.3)
-    assert speech_words([real, thank_you, mumble]) == [(" Good", 0.0, 0.4), (" morning.", 0.4, 0.7)]
+    assert speech_words([real, thank_you, mumble]) == [(" Good", 0.0, 0.4, 0.45), (" morning.", 0.4, 0.7, 0.99)]
 
 
 def test_a_window_joined_mid_sentence_is_still_speech():

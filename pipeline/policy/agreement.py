@@ -7,7 +7,8 @@ model.  Words are committed when
 
 - two hypotheses heard at least a stride apart agree on them, the newest
   hypothesis's last word held back unless the audio went on well past it
-  (LocalAgreement-2: a word still being spoken is often cut short), or
+  (LocalAgreement-2: a word still being spoken is often cut short), and the
+  words after them that the decoder is sure of, or
 - they precede a pause the VAD heard (a pause rarely changes what came before), or
 - the utterance ended: the latest hypothesis is flushed as final at once when it
   already heard the end, else after one last decode, or
@@ -27,11 +28,12 @@ more, whole, when the engine has the time (:mod:`pipeline.policy.revision`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..events import Event, TranscriptFinal, TranscriptPartial
 from .endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
-from .hypotheses import LocalAgreement, Word, join_words, spoken_words
+from .hypotheses import HeardWord, LocalAgreement, Word, join_words, spoken_words
 from .revision import LEAD_S, Revisions
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class StreamingTranscriber:
         min_agreement_s: float = 1.0,
         agreement_stride_s: float = 0.25,
         settled_gap_s: float = 0.3,
+        confident_prob: float | None = 0.9,
         min_cut_s: float = 3.0,
         overlap_s: float = 1.0,
         language_window_s: float = 3.0,
@@ -73,7 +76,7 @@ class StreamingTranscriber:
         revise_within_s: float = 3.0,
     ):
         self.endpointer = endpointer or Endpointer()
-        self.agreement = LocalAgreement(stride=agreement_stride_s, settled_gap=settled_gap_s)
+        self.agreement = LocalAgreement(stride=agreement_stride_s, settled_gap=settled_gap_s, confident=confident_prob)
         self.step_s = step_s
         self.max_window_s = max_window_s
         self.min_decode_s = min_decode_s
@@ -258,11 +261,11 @@ class StreamingTranscriber:
 
     # --- results ------------------------------------------------------------
 
-    def on_decoded(self, request: DecodeRequest, words: list[tuple[str, float, float]]) -> list[Event]:
-        """``words`` are (text, start, end) relative to ``request.start``."""
+    def on_decoded(self, request: DecodeRequest, words: Sequence[HeardWord]) -> list[Event]:
+        """``words`` are (text, start, end[, probability]) relative to ``request.start``."""
         if request.kind == "revise":
             self._in_flight = [r for r in self._in_flight if r is not request]
-            heard = spoken_words([Word(t, request.start + s, request.start + e) for t, s, e in words])
+            heard = spoken_words(self._words(request, words))
             revised = self.revisions.result(request.utterance, heard, request.end)
             return [revised] if revised is not None else []
         self.abandon(request)
@@ -270,7 +273,7 @@ class StreamingTranscriber:
             return []  # overtaken by a later decode, or the window moved on while this one ran
         self._applied_id = request.id
         self._decoded_end = max(self._decoded_end, request.end)
-        hypothesis = spoken_words([Word(t, request.start + s, request.start + e) for t, s, e in words])
+        hypothesis = spoken_words(self._words(request, words))
         hypothesis = [w for w in hypothesis if w.start < request.end]
         early = request.end - self._speech_from < self.min_agreement_s
         if request.kind == "step" and (early or self.awaiting_language):
@@ -294,6 +297,10 @@ class StreamingTranscriber:
             committed += self.agreement.commit_ending_by(request.end - 1.0)
             self._cut_window(self.agreement.committed_end)
         return self._events(committed, request.end)
+
+    @staticmethod
+    def _words(request: DecodeRequest, words: Sequence[HeardWord]) -> list[Word]:
+        return [Word(w[0], request.start + w[1], request.start + w[2], *w[3:]) for w in words]
 
     def _cut_window(self, at: float) -> None:
         """Start the next windows near ``at``: at the first committed word within the overlap."""
