@@ -9,9 +9,10 @@ without pause.  Every ``--every`` seconds the server's RSS, open descriptors, as
 event-loop lag and /healthz latency are sampled and logged, with the bytes of the live session's
 event log (kept on purpose, up to ``log_max_bytes``) and the allocator's split of its memory into
 blocks in use and blocks freed but held (growth in the first is something kept; in the second, the
-allocator's high-water marks).  The allocator is the one ``serve`` gets: jemalloc when installed.  At the end: the slope of each (per 10 minutes, least squares over the samples
-after ``--warmup`` seconds; target: RSS < 1 MB per 10 minutes), lag and /healthz percentiles, and,
-as the last line, one JSON object.
+allocator's high-water marks).  The allocator is the one ``serve`` gets: jemalloc when installed.
+At the end: the slope of each (per 10 minutes, least squares over the samples after ``--warmup``
+seconds; target: RSS < 1 MB per 10 minutes), lag and /healthz percentiles, and, as the last line,
+one JSON object.
 """
 
 from __future__ import annotations

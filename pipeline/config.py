@@ -102,7 +102,8 @@ class Config:
     resume_grace_s: float = 15.0  # a publisher that drops may resume its session this long
     shutdown_timeout_s: float = 10.0
     # Native memory (pipeline/memory.py): what the speech, media and LLM threads free goes back.
-    allocator: str = "auto"  # auto: jemalloc when installed (run and serve start again with it), else glibc | jemalloc | glibc
+    # auto | jemalloc | glibc; auto: jemalloc when installed (run and serve start again with it), else glibc
+    allocator: str = "auto"
     # glibc's malloc only (allocator glibc, or no jemalloc):
     # 1 MB and 2 arenas held a soak ~100 MB lower but cost decodes 25-35% more CPU (page faults): opt-in.
     malloc_mmap_threshold: int = 0  # blocks this large are unmapped when freed; 0: glibc's sliding one

@@ -87,7 +87,9 @@ def rerun_environment(
         return None
     if library is None:
         if allocator == "jemalloc":
-            raise ValueError("allocator jemalloc: libjemalloc.so.2 is not installed (Debian: apt-get install libjemalloc2)")
+            raise ValueError(
+                "allocator jemalloc: libjemalloc.so.2 is not installed (Debian: apt-get install libjemalloc2)"
+            )
         return None
     env = dict(environ)
     env["LD_PRELOAD"] = " ".join(part for part in (library, environ.get("LD_PRELOAD", "")) if part)
