@@ -54,22 +54,24 @@ JEMALLOC_CONF = "background_thread:true"
 RERUN_MARK = "STREAMTWIN_ALLOCATOR_RERUN"
 
 
-def jemalloc() -> Any | None:
-    """The process's symbols if jemalloc is its malloc (it exports ``mallctl``), else None."""
+def _process_symbols() -> Any | None:
+    """The symbols the process links against (its malloc among them), or None where ctypes cannot open them."""
     try:
-        symbols = ctypes.CDLL(None)
+        return ctypes.CDLL(None)
     except OSError:
         return None
-    return symbols if hasattr(symbols, "mallctl") else None
+
+
+def jemalloc() -> Any | None:
+    """The process's symbols if jemalloc is its malloc (it exports ``mallctl``), else None."""
+    symbols = _process_symbols()
+    return symbols if symbols is not None and hasattr(symbols, "mallctl") else None
 
 
 def glibc() -> Any | None:
     """The process's C library if glibc's malloc serves it (``malloc_trim`` and ``mallopt``, no jemalloc)."""
-    try:
-        libc = ctypes.CDLL(None)
-    except OSError:
-        return None
-    if not (hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt")) or hasattr(libc, "mallctl"):
+    libc = _process_symbols()
+    if libc is None or not (hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt")) or hasattr(libc, "mallctl"):
         return None
     return libc
 
