@@ -32,6 +32,8 @@ import json
 import logging
 import multiprocessing
 import os
+import resource
+import threading
 import time
 from dataclasses import replace
 from typing import Any
@@ -59,6 +61,54 @@ async def _publish_many(url: str, source: str, count: int, conn: Any) -> None:
     conn.send(await asyncio.gather(*(one() for _ in range(count)), return_exceptions=True))
 
 
+def thread_cpu() -> dict[int, float]:
+    """CPU seconds of each thread of this process, by native id (Linux ``/proc``; empty elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    seconds = {}
+    for tid in os.listdir("/proc/self/task") if os.path.isdir("/proc/self/task") else []:
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        seconds[int(tid)] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return seconds
+
+
+class CpuSplit:
+    """Where a trial's CPU went: the event loop (this thread), the threads that outlive sessions (the speech
+    engine's: its native decode threads and its pool), the rest of the server (a session's own threads: codecs,
+    jitter buffers), and the publishers (child processes, counted once they are joined)."""
+
+    def __init__(self) -> None:
+        self._wall = time.monotonic()
+        self._process = time.process_time()
+        self._loop = time.thread_time()
+        self._threads = thread_cpu()
+        self._children = self._children_cpu()
+
+    @staticmethod
+    def _children_cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    def result(self) -> dict[str, float]:
+        """CPU seconds since this was made (call it after the publishers' process was joined)."""
+        now = thread_cpu()
+        main = threading.get_native_id()
+        lasting = sum(now[tid] - before for tid, before in self._threads.items() if tid in now and tid != main)
+        server = time.process_time() - self._process
+        loop = time.thread_time() - self._loop
+        return {
+            "wall_s": round(time.monotonic() - self._wall, 1),
+            "server_s": round(server, 1),
+            "engine_threads_s": round(lasting, 1),
+            "event_loop_s": round(loop, 1),
+            "session_threads_s": round(max(0.0, server - lasting - loop), 1),
+            "publishers_s": round(self._children_cpu() - self._children, 1),
+        }
+
+
 async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
     from pipeline.events import SessionEnded, TranscriptFinal
     from pipeline.server import Server
@@ -81,6 +131,7 @@ async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
                 ended[session_id] = event.wall
         return on_event
 
+    cpu = CpuSplit()
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     process = context.Process(
@@ -99,6 +150,7 @@ async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
     published = parent.recv()
     process.join(10)
     await server.close()
+    spent = cpu.result()
 
     failures = [str(p) for p in published if isinstance(p, BaseException)]
     latencies: list[float] = []
@@ -128,6 +180,7 @@ async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
         "words": len(latencies),
         "latencies": latencies,
         "slowest_words": sorted(slowest, reverse=True)[:5],
+        "cpu_s": spent,
     }
 
 
@@ -144,6 +197,7 @@ def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "end_to_session_ended_s": None if None in flushes else max(flushes),
         "finals": sum(run["finals"] for run in runs),
         "words": len(latencies),
+        "cpu_s": {key: round(sum(run["cpu_s"][key] for run in runs), 1) for key in runs[0]["cpu_s"]},
         "runs": runs,
     }
 
@@ -189,6 +243,13 @@ def main() -> None:
             f"{count} sessions: word commit latency p50 {latency['p50']} s p90 {latency['p90']} s over {result['words']} words "
             f"(max {result['max_commit_latency_s']}), last flush {result['end_to_session_ended_s']} s after the end"
             f"{'' if result['keeps_up'] else ' -> falls behind'}",
+            flush=True,
+        )
+        cpu = result["cpu_s"]
+        print(
+            f"  CPU over {cpu['wall_s']} s: server {cpu['server_s']} s (engine threads {cpu['engine_threads_s']}, "
+            f"event loop {cpu['event_loop_s']}, sessions' threads {cpu['session_threads_s']}), "
+            f"publishers {cpu['publishers_s']} s; {os.cpu_count()} cores",
             flush=True,
         )
         if not result["keeps_up"]:
