@@ -1,7 +1,7 @@
 """Concurrent live sessions: how many real-time audio+video sessions one machine holds (LLM off).
 
     python -m bench.sessions [--asr-model base|tiny.en] [--max 8] [--limit-p90 2.0] [--repeat 2] [--language en|auto]
-                           [--source samples/meeting.mp4]
+                           [--source samples/meeting.mp4] [--stagger 0]
 
 Every session decodes through the one shared speech engine (one loaded model, a decode per core,
 windows batched when they are ready together).
@@ -21,6 +21,11 @@ language, a start-up cost of ~3 s on the first words of every session that does
 not grow with their number, and on a 20 s clip those words alone are the p90.
 Publishers share the two cores with the
 server, as they would not in production: the figure is a floor.
+
+By default every publisher starts at once and plays the same clip, so every session's utterances
+end in the same instant and their final decodes all want a worker then, which independent speakers
+rarely do. ``--stagger S`` starts the k-th publisher k*S seconds after the first: a diagnostic
+that tells CPU from that coincidence (the capacity figure is the default, synchronised run).
 The last line of output is one JSON object.
 """
 
@@ -41,24 +46,27 @@ from typing import Any
 from bench.live_latency import percentiles
 
 
-def publishers_process(url: str, source: str, count: int, conn: Any) -> None:
+def publishers_process(url: str, source: str, count: int, conn: Any, stagger_s: float = 0.0) -> None:
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(_publish_many(url, source, count, conn))
+    asyncio.run(_publish_many(url, source, count, conn, stagger_s))
 
 
-async def _publish_many(url: str, source: str, count: int, conn: Any) -> None:
+async def _publish_many(url: str, source: str, count: int, conn: Any, stagger_s: float = 0.0) -> None:
+    """Play ``source`` to ``url`` ``count`` times at once, the k-th starting k * ``stagger_s`` after the
+    first; sends each publication's end time (or its error) through ``conn``."""
     from pipeline.publisher import Publication, open_player
     from pipeline.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
 
-    async def one() -> float:
+    async def one(delay: float) -> float:
+        await asyncio.sleep(delay)
         player = open_player(source)
         publication = Publication(url, player.audio, player.video, on_event=lambda event: None, label=source)
         await publication.run()
         return time.time()
 
-    conn.send(await asyncio.gather(*(one() for _ in range(count)), return_exceptions=True))
+    conn.send(await asyncio.gather(*(one(k * stagger_s) for k in range(count)), return_exceptions=True))
 
 
 def thread_cpu() -> dict[int, float]:
@@ -109,7 +117,7 @@ class CpuSplit:
         }
 
 
-async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
+async def trial(count: int, source: str, config: Any, stagger_s: float = 0.0) -> dict[str, Any]:
     from pipeline.events import SessionEnded, TranscriptFinal
     from pipeline.server import Server
     from pipeline.webrtc import use_loopback_candidates
@@ -135,7 +143,8 @@ async def trial(count: int, source: str, config: Any) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     process = context.Process(
-        target=publishers_process, args=(f"ws://127.0.0.1:{server.port}/ws", source, count, child), daemon=True
+        target=publishers_process, args=(f"ws://127.0.0.1:{server.port}/ws", source, count, child, stagger_s),
+        daemon=True,
     )
     process.start()
     while not parent.poll():
@@ -227,6 +236,10 @@ def main() -> None:
         help="speech language (default en, the sample's; auto: each session's first words wait for the detection)",
     )
     parser.add_argument("--repeat", type=int, default=2, help="trials per session count, their words pooled (default 2)")
+    parser.add_argument(
+        "--stagger", type=float, default=0.0, metavar="S",
+        help="start the k-th publisher k*S seconds after the first (default 0: all at once, the capacity figure)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     flags = {"llm": "none", "asr_threads": args.asr_threads, "asr_model": args.asr_model, "asr_language": args.language}
@@ -235,7 +248,7 @@ def main() -> None:
     trials = []
     held = 0
     for count in range(args.start, args.max + 1):
-        result = pooled([asyncio.run(trial(count, args.source, config)) for _ in range(args.repeat)])
+        result = pooled([asyncio.run(trial(count, args.source, config, args.stagger)) for _ in range(args.repeat)])
         result["keeps_up"] = keeps_up(result, count, args.limit_p90)
         trials.append(result)
         latency = result["commit_latency_s"]
@@ -256,8 +269,8 @@ def main() -> None:
             break
         held = count
     threads, workers = engine_threads(config)
-    print(json.dumps({"bench": "sessions", "source": args.source, "asr_model": config.asr_model,
-                      "language": config.asr_language, "limit_p90_s": args.limit_p90,
+    print(json.dumps({"bench": "sessions", "source": args.source, "stagger_s": args.stagger,
+                      "asr_model": config.asr_model, "language": config.asr_language, "limit_p90_s": args.limit_p90,
                       "threads_per_decode": threads, "workers": workers,
                       "load_average": os.getloadavg()[0], "sessions_in_real_time": held, "trials": trials}))
 

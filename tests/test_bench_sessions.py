@@ -1,11 +1,13 @@
-"""bench.sessions' CPU split: each thread's time lands in its own share."""
+"""bench.sessions: the CPU split (each thread's time lands in its own share) and staggered publishers."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from bench.sessions import CpuSplit
+import pipeline.publisher
+import pipeline.webrtc
+from bench.sessions import CpuSplit, _publish_many
 
 
 def burn(seconds: float) -> None:
@@ -41,3 +43,29 @@ def test_cpu_of_lasting_threads_the_loop_and_ended_threads_is_told_apart():
     assert 0.2 <= spent["session_threads_s"] <= 0.45
     assert spent["server_s"] >= 0.85
     assert spent["publishers_s"] == 0.0
+
+
+async def test_staggered_publishers_start_one_after_another(monkeypatch):
+    started: list[float] = []
+
+    class Publication:  # the real one needs a server; the start times are what is under test
+        def __init__(self, *args, **kwargs):
+            pass
+
+        async def run(self) -> None:
+            started.append(time.monotonic())
+
+    class Player:
+        audio = video = None
+
+    class Conn:
+        def send(self, value):
+            self.sent = value
+
+    monkeypatch.setattr(pipeline.publisher, "Publication", Publication)
+    monkeypatch.setattr(pipeline.publisher, "open_player", lambda source: Player())
+    monkeypatch.setattr(pipeline.webrtc, "use_loopback_candidates", lambda: None)
+    conn = Conn()
+    await _publish_many("ws://127.0.0.1:1/ws", "clip.mp4", 3, conn, 0.2)
+    assert len(conn.sent) == 3 and len(started) == 3
+    assert started[1] - started[0] >= 0.19 and started[2] - started[0] >= 0.39
