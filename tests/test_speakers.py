@@ -143,6 +143,22 @@ async def test_the_stage_labels_utterances_and_keeps_the_order():
     assert len(stage.clusters.speakers) == 3
 
 
+async def test_a_whole_partial_is_embedded_before_its_utterance_ends():
+    """The last final of an utterance waits for its label: only the partials its end completes may be left."""
+    emitted = []
+    encoder = ToneEncoder()
+    stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: encoder)
+    stage.push(np.full(64000, 0.1, dtype=np.float32))
+    stage.relay(final("Some words", 0.0, 1.8, 1))  # the first partial (0-1.6 s) is whole
+    await asyncio.sleep(0.01)
+    assert encoder.calls == [[0]]
+    assert emitted[-1].speaker == ""  # one partial is not enough to name a voice mid-utterance
+    stage.relay(final("and more words.", 1.8, 3.9, 1, last=True))
+    await stage.drain()
+    assert 0 not in encoder.calls[-1] and encoder.calls[-1]  # the end embeds the rest, not the first again
+    assert emitted[-1].utterance_end and emitted[-1].speaker == "S1"
+
+
 async def test_a_held_end_holds_what_follows_until_it_is_labelled():
     emitted = []
     gate = asyncio.Event()
