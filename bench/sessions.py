@@ -26,6 +26,7 @@ By default every publisher starts at once and plays the same clip, so every sess
 end in the same instant and their final decodes all want a worker then, which independent speakers
 rarely do. ``--stagger S`` starts the k-th publisher k*S seconds after the first: a diagnostic
 that tells CPU from that coincidence (the capacity figure is the default, synchronised run).
+
 The last line of output is one JSON object.
 """
 

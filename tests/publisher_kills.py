@@ -17,7 +17,6 @@ import json
 import os
 import signal
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from pipeline.config import Config
@@ -73,9 +72,8 @@ async def kill_once(server: Server) -> dict:
 
 async def main(kills: int) -> None:
     use_loopback_candidates()
-    config = replace(Config(llm="none", host="127.0.0.1", port=0, max_speech_load=0.0),
-                     resume_grace_s=1.0, idle_media_timeout_s=3.0)
-    server = Server(config)
+    server = Server(Config(llm="none", host="127.0.0.1", port=0, max_speech_load=0.0,
+                           resume_grace_s=1.0, idle_media_timeout_s=3.0))
     await server.start()
     try:
         for _ in range(kills):
