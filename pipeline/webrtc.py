@@ -8,6 +8,9 @@ candidate, so the offer must carry the publisher's too.  :meth:`WebRTCIngest.clo
 releases the peer connection and its tasks; ``on_ended`` tells the owner when
 the media stopped on its own: ``None`` when the audio track ended, an
 ``(error code, message)`` pair when the connection failed.
+
+Importing this module puts :class:`~pipeline.policy.jitter.AudioReorder` in aiortc's receivers in place
+of its audio jitter buffer, which lost five packets for each one the network lost.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import aioice.ice
+import aiortc.rtcrtpreceiver
 import numpy as np
 from aiortc import (
     RTCConfiguration,
@@ -28,11 +32,13 @@ from aiortc import (
     RTCSessionDescription,
 )
 from aiortc.contrib.media import MediaBlackhole
+from aiortc.jitterbuffer import JitterBuffer, JitterFrame
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
 from .audio import SAMPLE_RATE, AudioConverter
 from .events import Progress
 from .metrics import ServiceMetrics
+from .policy.jitter import AudioReorder
 from .policy.mediatime import AudioTimeline
 from .session import Session
 
@@ -99,6 +105,27 @@ def use_loopback_candidates() -> Callable[[], None]:
         aioice.ice.get_host_addresses = original
 
     return undo
+
+
+class AudioJitterBuffer:
+    """aiortc's jitter buffer interface over :class:`AudioReorder`: one audio packet is one frame."""
+
+    def __init__(self, prefetch: int):
+        self._reorder: AudioReorder[Any] = AudioReorder(depth=prefetch)
+
+    def add(self, packet: Any) -> tuple[bool, JitterFrame | None]:
+        due = self._reorder.add(packet)
+        return False, None if due is None else JitterFrame(data=due._data, timestamp=due.timestamp)
+
+
+def jitter_buffer(capacity: int, prefetch: int = 0, is_video: bool = False) -> JitterBuffer | AudioJitterBuffer:
+    """What aiortc's receiver builds in place of ``JitterBuffer(...)``: video keeps aiortc's own."""
+    if is_video:
+        return JitterBuffer(capacity, prefetch, is_video)
+    return AudioJitterBuffer(prefetch)
+
+
+aiortc.rtcrtpreceiver.JitterBuffer = jitter_buffer  # type: ignore[misc,assignment]
 
 
 class MediaClock:

@@ -5,12 +5,12 @@ The outer run re-executes this test inside ``unshare -n`` (CI runs as root) afte
 ``tc``: ``netem loss 5% delay 40ms`` where the kernel has ``sch_netem``; otherwise (the 2-core VMs here
 have no netem, prio or gact) an htb class whose queue holds nothing, fed by a u32 filter that picks
 every RTP packet whose sequence number ends in 0 in hex: 1 in 16, about 6% of the packets, no
-delay (aiortc's 16-packet audio jitter buffer then throws away a few received packets after every
-hole as well: about 30% of the audio goes missing, a harsh test).  Inside, a publisher streams the
-sample over real WebRTC; the speech model is real.
+delay.  Inside, a publisher streams the sample over real WebRTC; the speech model is real.
 
 The publisher keeps streaming, transcription goes on, media time keeps the lost packets as gaps
-(it follows RTP timestamps, so the server's clock stays with the sender's) and nothing crashes.
+(it follows RTP timestamps, so the server's clock stays with the sender's), a lost packet costs only its
+own audio (aiortc's audio jitter buffer lost 31% of it at this rate: ``pipeline.policy.jitter``) and
+nothing crashes.
 """
 
 from __future__ import annotations
@@ -90,11 +90,13 @@ async def test_media_under_packet_loss_keeps_gaps_and_goes_on_being_transcribed(
     lost = sum(g for g in gaps[1:] if g > 0)  # the first call is the lead-in, not a loss
     print(f"sent {sent:.2f} s, server media time {position:.2f} s, gaps kept {lost:.2f} s in {sum(g > 0 for g in gaps[1:])}")
     assert lost > 1.0, "no loss reached the server: the shaping did not work"
+    assert lost < 0.1 * sent, f"{lost:.2f} s of {sent:.2f} s lost: more than the network lost"
     # Counting received samples would put the server's clock behind the sender's by all that was lost.
     assert position > sent - lost / 2, (position, sent, lost)
     finals = [m for m in seen if m["type"] == "transcript.final" and m["text"].strip()]
+    print("heard:", " ".join(f["text"] for f in finals))
     heard = {word for word in SAMPLE_WORDS if any(word in f["text"].lower() for f in finals)}
-    assert len(finals) >= 3 and len(heard) >= 3, [f["text"] for f in finals]
+    assert len(finals) >= 3 and len(heard) >= 7, [f["text"] for f in finals]  # 9 of 9 here, 2-4 at 31% lost
     assert not [m for m in seen if m["type"] == "error" and m.get("fatal")]
     assert ended["stats"]["audio_s"] >= position
 
