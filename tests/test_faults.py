@@ -37,10 +37,15 @@ async def test_publishers_killed_mid_stream_leave_nothing_behind():
     first, last = samples[2], samples[-1]  # after two warm-up rounds
     assert last["tasks"] - first["tasks"] <= 2, samples
     assert last["fds"] - first["fds"] <= 4, samples
-    # A leak raises RSS at most kills. RSS also falls once by ~35 MB at a kill that varies from run to run (something
-    # the server frees once), which would hide a leak from a first-against-last comparison; the median step does not.
-    growth = statistics.median(b["rss_kb"] - a["rss_kb"] for a, b in zip(samples[2:], samples[3:]))
-    assert growth < 1_500, samples  # a leak of 3 MB a kill fails it
+    assert last["threads"] <= first["threads"], samples
+    # What Python and numpy hold (tracemalloc) grows by ~4 kB a kill (each ended session's record, kept for a
+    # day) and by 2.9 MB with a 3 MB leak injected; the median step is deaf to a one-off change.
+    steps = [b["traced_kb"] - a["traced_kb"] for a, b in zip(samples[2:], samples[3:])]
+    assert statistics.median(steps) < 100, [s["traced_kb"] for s in samples]
+    # Resident memory swings from kill to kill (+-25 MB now and then, allocator arenas; more on a busy machine, where
+    # a CI run saw a median step of 2.7 MB with no leak) and falls once by ~35 MB: it can only catch a big native leak.
+    rss = [s["rss_kb"] for s in samples]
+    assert statistics.median(rss[-4:]) - statistics.median(rss[2:6]) < 32_000, rss
     print("after each kill:", samples)
 
 
