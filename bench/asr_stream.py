@@ -75,13 +75,10 @@ class SoundEnds:
 
     def after(self, aligned_end: float) -> float:
         quiet, shift = self._quiet, round(self.MAX_SHIFT_S / self.FRAME_S)
-        first = min(int(aligned_end / self.FRAME_S), len(quiet))
-        if first < len(quiet) and quiet[first]:
-            back = first
-            while back > 0 and quiet[back - 1] and first - back < shift:
-                back -= 1
-            return back * self.FRAME_S if first - back < shift else aligned_end
-        for frame in range(first, min(first + shift, len(quiet))):
+        first = start = min(int(aligned_end / self.FRAME_S), len(quiet))
+        while 0 < start and first - start < shift and quiet[start - 1] and quiet[first:first + 1].all():
+            start -= 1  # the aligned end lies in the quiet: look from where it began
+        for frame in range(start, min(first + shift, len(quiet))):
             if quiet[frame : frame + self._hold].all():
                 return frame * self.FRAME_S
         return aligned_end

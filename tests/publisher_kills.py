@@ -15,10 +15,10 @@ import ctypes
 import gc
 import json
 import os
-import threading
-import tracemalloc
 import signal
 import sys
+import threading
+import tracemalloc
 from pathlib import Path
 
 from pipeline.config import Config

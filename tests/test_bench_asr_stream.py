@@ -42,3 +42,8 @@ def test_a_gap_shorter_than_the_wait_is_not_the_end():
 def test_no_quiet_in_reach_keeps_the_aligned_end():
     ends = SoundEnds(tone_and_quiet((0.0, 3.0)), RATE, hold_s=0.4)
     assert ends.after(0.9) == 0.9
+
+
+def test_an_aligned_end_in_a_short_gap_goes_on_to_the_real_end():
+    ends = SoundEnds(tone_and_quiet((0.0, 1.0), (1.05, 1.6)), RATE, hold_s=0.4)
+    assert ends.after(1.02) == pytest.approx(1.6, abs=0.011)
