@@ -112,6 +112,12 @@ class ServiceMetrics:
             ("backend",), registry=registry,
         )
         self.frames = Counter("streamtwin_frames", "Media frames received over WebRTC.", ("kind",), registry=registry)
+        self.audio_gaps = Counter(
+            "streamtwin_audio_gap_seconds",
+            "Audio missing from WebRTC publishers (packets lost, a track away), filled with silence so that media "
+            "time stays the sender's.",
+            registry=registry,
+        )
         self.frames_dropped = Counter(
             "streamtwin_frames_dropped", "Video frames skipped because they arrived too late.", registry=registry
         )

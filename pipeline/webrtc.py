@@ -290,6 +290,7 @@ class WebRTCIngest:
             self._metrics.frames.labels("audio").inc()
             gap = self._timeline.gap(frame.pts, frame.samples, frame.sample_rate)
             if gap > 0:
+                self._metrics.audio_gaps.inc(gap)
                 await self._push_silence(gap)
             samples = converter.convert(frame)
             if not len(samples):

@@ -85,12 +85,15 @@ async def test_media_under_packet_loss_keeps_gaps_and_goes_on_being_transcribed(
         return gap
 
     monkeypatch.setattr(AudioTimeline, "gap", recorded_gap)
-    position, sent, seen, ended = await stream_sample(await make_server(), STREAM_S)
+    server = await make_server()
+    position, sent, seen, ended = await stream_sample(server, STREAM_S)
 
     lost = sum(g for g in gaps[1:] if g > 0)  # the first call is the lead-in, not a loss
     print(f"sent {sent:.2f} s, server media time {position:.2f} s, gaps kept {lost:.2f} s in {sum(g > 0 for g in gaps[1:])}")
     assert lost > 1.0, "no loss reached the server: the shaping did not work"
     assert lost < 0.1 * sent, f"{lost:.2f} s of {sent:.2f} s lost: more than the network lost"
+    counted = server.metrics.registry.get_sample_value("streamtwin_audio_gap_seconds_total")
+    assert abs(counted - sum(g for g in gaps if g > 0)) < 0.01, (counted, lost)
     # Counting received samples would put the server's clock behind the sender's by all that was lost.
     assert position > sent - lost / 2, (position, sent, lost)
     finals = [m for m in seen if m["type"] == "transcript.final" and m["text"].strip()]

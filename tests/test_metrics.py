@@ -24,6 +24,7 @@ SERVICE_FAMILIES = {
     "streamtwin_llm_switches": "counter",
     "streamtwin_frames": "counter",
     "streamtwin_frames_dropped": "counter",
+    "streamtwin_audio_gap_seconds": "counter",
     "streamtwin_delta_chars_dropped": "counter",
     "streamtwin_clients_dropped": "counter",
     "streamtwin_twin_budget_seconds": "gauge",
