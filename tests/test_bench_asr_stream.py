@@ -47,3 +47,20 @@ def test_no_quiet_in_reach_keeps_the_aligned_end():
 def test_an_aligned_end_in_a_short_gap_goes_on_to_the_real_end():
     ends = SoundEnds(tone_and_quiet((0.0, 1.0), (1.05, 1.6)), RATE, hold_s=0.4)
     assert ends.after(1.02) == pytest.approx(1.6, abs=0.011)
+
+
+def test_the_sound_ends_where_the_meeting_script_says_each_turn_ends():
+    """samples/meeting.json has each turn's end as rendered; an aligned end 0.2 s early finds it where a pause as
+    long as the VAD's wait follows (after a shorter one, 25.041 -> 25.391 s, the utterance goes on)."""
+    import json
+    from pathlib import Path
+
+    from faster_whisper.audio import decode_audio
+
+    root = Path(__file__).resolve().parent.parent / "samples"
+    ends = SoundEnds(decode_audio(str(root / "meeting.wav"), RATE), RATE, hold_s=0.4)
+    turns = json.loads((root / "meeting.json").read_text())["turns"]
+    ended = [turn for turn, after in zip(turns, turns[1:]) if after["start"] - turn["end"] >= 0.4] + turns[-1:]
+    assert len(ended) >= 9  # of 12 turns
+    for turn in ended:
+        assert ends.after(turn["end"] - 0.2) == pytest.approx(turn["end"], abs=0.015), turn
