@@ -8,7 +8,11 @@
 Per sample and model:
 
 - word commit latency: for every committed word, the time its ``transcript.final``
-  was emitted minus the moment the word's end was played (p50/p90);
+  was emitted minus the moment the word's end was played (p50/p90).  Since 2026-12-05 the end is
+  where the synthesizer ended the word (``samples/NAME.words.json``, made by ``samples/word_times.py``
+  from espeak-ng's own word and phoneme events), for the words the transcript has right; before,
+  it was the end Whisper aligned the committed word to (still printed: ``commit_from_aligned``),
+  so the aligner's error counted as latency;
 - speech end -> final: for every utterance, its closing final minus the moment its sound
   ended *and* the VAD's end-of-speech wait (``--vad-min-silence-ms``): what the engine adds
   once the endpointer has decided (p50/p90).  The sound ends where the audio after the last
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import json
 import logging
 import os
@@ -84,6 +89,22 @@ class SoundEnds:
         return aligned_end
 
 
+def spoken_word_ends(path: str) -> list[tuple[str, float]] | None:
+    """The sample's words and where the synthesizer ended each (``NAME.words.json``), or None."""
+    words = Path(path).with_suffix(".words.json")
+    if not words.is_file():
+        return None
+    return [(" ".join(normalise(w["word"])), w["end"]) for w in json.loads(words.read_text())["words"]]
+
+
+def timed_commits(committed: list[tuple[str, float]], spoken: list[tuple[str, float]]) -> list[float]:
+    """Commit latency of each committed word the transcript has right: ``committed`` is (word, committed
+    at), ``spoken`` (word, its end), both in order, words normalised; the two are aligned word by word
+    (a misheard, missing or extra word has no latency here)."""
+    matcher = difflib.SequenceMatcher(a=[w for w, _ in committed], b=[w for w, _ in spoken], autojunk=False)
+    return [committed[a + k][1] - spoken[b + k][1] for a, b, size in matcher.get_matching_blocks() for k in range(size)]
+
+
 def percentile(values: list[float], q: float) -> float | None:
     return round(float(np.percentile(values, q)), 3) if values else None
 
@@ -129,7 +150,10 @@ def measure(path: str, config: Config, clock: str, workers: int = 2) -> dict[str
     cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
 
     finals = [(at, e) for at, e in seen if isinstance(e, TranscriptFinal)]
-    commit = [at - word[2] for at, e in finals for word in e.words]
+    aligned = [at - word[2] for at, e in finals for word in e.words]
+    spoken = spoken_word_ends(path)
+    commit = aligned if spoken is None else timed_commits(
+        [(" ".join(normalise(word[0])), at) for at, e in finals for word in e.words], spoken)
     end_wait = config.vad_min_silence_ms / 1000
     sound = SoundEnds(decode_audio(path, 16_000), 16_000, end_wait)
     speech_end: list[float] = []
@@ -160,9 +184,12 @@ def measure(path: str, config: Config, clock: str, workers: int = 2) -> dict[str
         "model": config.asr_model,
         "language": next((e.language for _, e in finals if e.language), ""),
         "audio_s": round(audio_s, 2),
-        "words_committed": len(commit),
+        "words_committed": len(aligned),
+        "words_timed": len(commit) if spoken is not None else None,  # committed right, with the synthesizer's end
         "commit_latency_p50_s": percentile(commit, 50) if realtime else None,
         "commit_latency_p90_s": percentile(commit, 90) if realtime else None,
+        "commit_from_aligned_p50_s": percentile(aligned, 50) if realtime else None,
+        "commit_from_aligned_p90_s": percentile(aligned, 90) if realtime else None,
         "speech_end_to_final_p50_s": percentile(speech_end, 50) if realtime else None,
         "speech_end_to_final_p90_s": percentile(speech_end, 90) if realtime else None,
         "word_end_to_final_p50_s": percentile(word_end, 50) if realtime else None,
@@ -235,12 +262,13 @@ def main() -> None:
             result = measure(sample, config, clock, args.virtual_workers)
             runs.append(result)
             print(json.dumps(result), file=sys.stderr, flush=True)
-    header = ("model", "sample", "commit p50", "p90", "end->final p50", "p90", "from word end p90", "partial p50",
-              "WER stream", "revised", "offline", "revision p50", "cpu/s")
+    header = ("model", "sample", "commit p50", "p90", "from aligned end p90", "end->final p50", "p90",
+              "from word end p90", "partial p50", "WER stream", "revised", "offline", "revision p50", "cpu/s")
     print(" | ".join(header))
     for r in runs:
         print(" | ".join(str(v) for v in (
             r["model"], Path(r["sample"]).name, r["commit_latency_p50_s"], r["commit_latency_p90_s"],
+            r["commit_from_aligned_p90_s"],
             r["speech_end_to_final_p50_s"], r["speech_end_to_final_p90_s"], r["word_end_to_final_p90_s"],
             r["partial_latency_p50_s"],
             f"{r['wer_streaming']:.1%}", f"{r['wer_revised']:.1%}", f"{r['wer_offline']:.1%}",

@@ -116,26 +116,33 @@ def write_wav_s16(path: Path, samples: array.array) -> None:
         w.writeframes(a.tobytes())
 
 
-def trim(a: array.array, thresh: int = 300) -> array.array:
-    """Drop leading/trailing near-silence that espeak-ng puts around a clip."""
+def speech_bounds(a: array.array, thresh: int = 300) -> tuple[int, int]:
+    """The part of a clip to keep: without the near-silence espeak-ng puts around it, plus 10 ms."""
     i, j = 0, len(a)
     while i < j and abs(a[i]) < thresh:
         i += 1
     while j > i and abs(a[j - 1]) < thresh:
         j -= 1
     pad = int(0.01 * SR)  # keep 10 ms around the speech so onsets are not clipped
-    return a[max(0, i - pad):min(len(a), j + pad)]
+    return max(0, i - pad), min(len(a), j + pad)
 
 
-def tts(text: str, voice: str, speed: int, tmp: Path, tag: str) -> array.array:
-    raw = tmp / f"{tag}_22k.wav"
+def resample(raw: Path, tmp: Path, tag: str) -> array.array:
+    """espeak-ng's 22.05 kHz wav as the samples' 16 kHz, untrimmed."""
     out = tmp / f"{tag}.wav"
-    run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(raw), text])
     # peak-normalise to -3 dBFS (same level for every voice, no clipping), then a high-quality
     # resample to 16 kHz mono s16; -D: no dither, so the output is bit-reproducible
     run(["sox", "-D", str(raw), "-r", str(SR), "-c", "1", "-b", "16", str(out),
          "gain", "-n", "-3", "rate", "-v"])
-    return trim(read_wav_s16(out))
+    return read_wav_s16(out)
+
+
+def tts(text: str, voice: str, speed: int, tmp: Path, tag: str) -> array.array:
+    raw = tmp / f"{tag}_22k.wav"
+    run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(raw), text])
+    clip = resample(raw, tmp, tag)
+    start, end = speech_bounds(clip)
+    return clip[start:end]
 
 
 @dataclass

@@ -64,3 +64,58 @@ def test_the_sound_ends_where_the_meeting_script_says_each_turn_ends():
     assert len(ended) >= 9  # of 12 turns
     for turn in ended:
         assert ends.after(turn["end"] - 0.2) == pytest.approx(turn["end"], abs=0.015), turn
+
+
+def test_commit_latency_counts_only_words_heard_right_from_their_spoken_end():
+    from bench.asr_stream import timed_commits
+
+    spoken = [("the", 1.0), ("design", 1.4), ("work", 1.7), ("cost", 2.0), ("more", 2.2)]
+    # "design" misheard as "i'll", an extra "then", "more" never committed
+    committed = [("then", 2.5), ("i'll", 2.6), ("work", 2.6), ("cost", 3.1)]
+    assert timed_commits(committed, spoken) == pytest.approx([0.9, 1.1])
+    assert timed_commits([], spoken) == []
+
+
+@pytest.fixture
+def word_times(monkeypatch):
+    """samples/word_times.py (a script beside make_samples, which it imports; its worker processes import it too)."""
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "samples"))
+    import word_times
+
+    return word_times
+
+
+def test_word_ends_come_from_the_synthesizer_and_match_the_sample(word_times):
+    """samples/word_times.py renders a turn again through libespeak-ng (checked bit for bit against the wav) and
+    reads where each word ends: the words file it committed is what it makes today, the ends fall where the sound
+    is, and every utterance's last word ends within 0.15 s of the turn's end in the script."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from faster_whisper.audio import decode_audio
+
+    root = Path(__file__).resolve().parent.parent / "samples"
+    with tempfile.TemporaryDirectory() as tmp:
+        words = word_times.sample_words("meeting", Path(tmp))
+    assert words == json.loads((root / "meeting.words.json").read_text())["words"]
+    turns = json.loads((root / "meeting.json").read_text())["turns"]
+    assert len(words) == sum(len(t["text"].split()) for t in turns)  # every word of this sample is timed
+    audio = decode_audio(str(root / "meeting.wav"), RATE)
+    for word in words:
+        turn = turns[word["turn"]]
+        assert turn["start"] - 0.011 <= word["start"] < word["end"] <= turn["end"]
+        inside = audio[int(word["start"] * RATE): int(word["end"] * RATE)]
+        assert np.abs(inside).max() > 0.05, word  # the word is sound, not a pause
+    for k, turn in enumerate(turns):
+        last = [w for w in words if w["turn"] == k][-1]
+        assert turn["end"] - 0.15 < last["end"], (turn, last)
+
+
+def test_a_word_espeak_says_with_the_one_before_it_has_no_end(word_times):
+    """espeak-ng gives "the" in "part of the body" no WORD event: "of" runs on into it, so neither is timed."""
+    text = "part of the body"
+    events = [(1, 1, 4, 0, b""), (1, 6, 2, 100, b""), (1, 13, 4, 300, b""), (7, 16, 0, 400, b"_:")]
+    assert word_times.word_spans(text, events, 500) == [("part", 0, 100), ("body", 300, 400)]
