@@ -105,14 +105,14 @@ def read_wav_s16(path: Path) -> array.array:
     return a
 
 
-def write_wav_s16(path: Path, samples: array.array) -> None:
+def write_wav_s16(path: Path, samples: array.array, rate: int = SR) -> None:
     a = array.array("h", samples)
     if sys.byteorder == "big":
         a.byteswap()
     with wave.open(str(path), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
-        w.setframerate(SR)
+        w.setframerate(rate)
         w.writeframes(a.tobytes())
 
 

@@ -26,7 +26,6 @@ import multiprocessing
 import re
 import sys
 import tempfile
-import wave
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -131,13 +130,7 @@ def sample_words(name: str, tmp: Path) -> list[dict]:
     for k, turn in enumerate(meta["turns"]):
         rate, audio, words = speak(turn["text"], turn["voice"], meta["espeak_speed_wpm"])
         raw = tmp / f"{name}_{k:02d}_22k.wav"
-        if sys.byteorder == "big":
-            audio.byteswap()
-        with wave.open(str(raw), "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(rate)
-            w.writeframes(audio.tobytes())
+        ms.write_wav_s16(raw, audio, rate)
         clip = ms.resample(raw, tmp, f"{name}_{k:02d}")
         first, last = ms.speech_bounds(clip)
         near = round(turn["start"] * ms.SR)  # the json keeps milliseconds: the turn starts within 8 samples
