@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import difflib
 import json
 import logging
 import os
@@ -56,6 +55,7 @@ from pipeline.policy.revision import revised_transcript
 from pipeline.session import Session
 from pipeline.wer import normalise, word_error_rate
 
+from .spoken import spoken_word_ends, timed_commits, word_key
 from .virtual_clock import stream_virtual
 
 
@@ -87,22 +87,6 @@ class SoundEnds:
             if quiet[frame : frame + self._hold].all():
                 return frame * self.FRAME_S
         return aligned_end
-
-
-def spoken_word_ends(path: str) -> list[tuple[str, float]] | None:
-    """The sample's words and where the synthesizer ended each (``NAME.words.json``), or None."""
-    words = Path(path).with_suffix(".words.json")
-    if not words.is_file():
-        return None
-    return [(" ".join(normalise(w["word"])), w["end"]) for w in json.loads(words.read_text())["words"]]
-
-
-def timed_commits(committed: list[tuple[str, float]], spoken: list[tuple[str, float]]) -> list[float]:
-    """Commit latency of each committed word the transcript has right: ``committed`` is (word, committed
-    at), ``spoken`` (word, its end), both in order, words normalised; the two are aligned word by word
-    (a misheard, missing or extra word has no latency here)."""
-    matcher = difflib.SequenceMatcher(a=[w for w, _ in committed], b=[w for w, _ in spoken], autojunk=False)
-    return [committed[a + k][1] - spoken[b + k][1] for a, b, size in matcher.get_matching_blocks() for k in range(size)]
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -153,7 +137,7 @@ def measure(path: str, config: Config, clock: str, workers: int = 2) -> dict[str
     aligned = [at - word[2] for at, e in finals for word in e.words]
     spoken = spoken_word_ends(path)
     commit = aligned if spoken is None else timed_commits(
-        [(" ".join(normalise(word[0])), at) for at, e in finals for word in e.words], spoken)
+        [(word_key(word[0]), at) for at, e in finals for word in e.words], spoken)
     end_wait = config.vad_min_silence_ms / 1000
     sound = SoundEnds(decode_audio(path, 16_000), 16_000, end_wait)
     speech_end: list[float] = []

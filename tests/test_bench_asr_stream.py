@@ -67,7 +67,7 @@ def test_the_sound_ends_where_the_meeting_script_says_each_turn_ends():
 
 
 def test_commit_latency_counts_only_words_heard_right_from_their_spoken_end():
-    from bench.asr_stream import timed_commits
+    from bench.spoken import timed_commits
 
     spoken = [("the", 1.0), ("design", 1.4), ("work", 1.7), ("cost", 2.0), ("more", 2.2)]
     # "design" misheard as "i'll", an extra "then", "more" never committed
