@@ -11,6 +11,7 @@ Outputs (next to this file):
   speech benchmark set, 25-45 s each, 16 kHz mono s16, each with NAME.txt and NAME.json
   ({"sample_rate", "duration", "language", "speakers", "espeak_speed_wpm", "turns", "description"}):
     standup.wav, support_call.wav, lecture_scottish.wav (English), meeting_de.wav, meeting_es.wav
+  NAME.words.json   where each word of NAME.wav ends, from espeak-ng's own events (word_times.py)
 
 Every wav is rendered by one code path, render(Script): turns spoken with per-speaker espeak-ng
 voices at one speed, separated by fixed pauses.
@@ -446,6 +447,10 @@ def main() -> None:
                     meta = render(sc, Path(t))
                     print(f"{name}.wav {meta['duration']} s, {len(meta['turns'])} turns, "
                           f"{meta['language']}, -s {sc.speed}")
+        import word_times  # its sibling, which imports this module: where each word of the new wavs ends
+
+        if word_times.main(names):
+            sys.exit(1)
     if a.verify or a.verify_only:
         verify(names)
 
