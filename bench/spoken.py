@@ -1,9 +1,9 @@
 """Where each word of a sample was spoken, to measure commit latency from: the synthesizer's word ends.
 
-Whisper's aligned ends, which the committed words carry, are off: base's come early (an utterance's last word
-by 0.1-0.26 s on these samples), which added 0.07-0.08 s to the median commit latency on meeting.wav, and
-tiny.en's late, which took 0.02-0.07 s off it.  Measured from them, the aligner's error counts as latency.  ``samples/NAME.words.json`` holds where espeak-ng ended every word
-(``samples/word_times.py``).
+Whisper's aligned ends, which the committed words carry, are off: base's come early (an utterance's last
+word by 0.1-0.26 s on these samples), which added 0.07-0.08 s to the median commit latency on meeting.wav,
+and tiny.en's late, which took 0.02-0.07 s off it.  Measured from them, the aligner's error counts as
+latency.  ``samples/NAME.words.json`` holds where espeak-ng ended every word (``samples/word_times.py``).
 """
 
 from __future__ import annotations
