@@ -233,6 +233,25 @@ def test_pause_commits_what_precedes_it_and_cuts_the_window_there_with_an_overla
     assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["Then we"]  # "it." is not said twice
 
 
+def test_after_a_cut_the_re_read_words_count_towards_the_first_second_of_a_window():
+    """The first words after a pause commit as soon as two decodes agree: the window heard the committed
+    words before them, so its first decodes are no guesses (a fresh window's first second still is)."""
+    policy = StreamingTranscriber(step_s=0.3, min_decode_s=0.3)
+    feed_vad(policy, 0.0, 3.5, 0.9)
+    feed_vad(policy, 3.5, 3.75, 0.0)
+    spoken = [(" Bob", 0.2, 0.6), (" agreed", 0.6, 1.4), (" to", 1.5, 1.7), (" send", 1.7, 2.4), (" it.", 2.7, 3.4)]
+    policy.on_decoded(policy.next_decode(), spoken)
+    assert policy.window_start == 2.7
+    feed_vad(policy, 3.75, 4.05, 0.9)
+    first = policy.next_decode()
+    assert first.end - 3.5 < policy.min_agreement_s  # under a second of new speech
+    policy.on_decoded(first, [(" it.", 0.0, 0.7), (" Then", 1.1, 1.25), (" we", 1.25, 1.35)])
+    feed_vad(policy, 4.05, 4.4, 0.9)
+    second = policy.next_decode()
+    out = policy.on_decoded(second, [(" it.", 0.0, 0.7), (" Then", 1.1, 1.25), (" we", 1.25, 1.35), (" go", 1.4, 1.6)])
+    assert [e.text for e in out if isinstance(e, TranscriptFinal)] == ["Then we"]
+
+
 def test_a_pause_early_in_a_window_commits_nothing():
     policy = StreamingTranscriber(step_s=0.5, min_decode_s=0.3)
     feed_vad(policy, 0.0, 0.9, 0.9)

@@ -275,7 +275,10 @@ class StreamingTranscriber:
         self._decoded_end = max(self._decoded_end, request.end)
         hypothesis = spoken_words(self._words(request, words))
         hypothesis = [w for w in hypothesis if w.start < request.end]
-        early = request.end - self._speech_from < self.min_agreement_s
+        # Counted from the window's start: after a cut the window re-reads up to a second of committed
+        # words, so its first decodes are not guesses on a scrap of audio (the five English samples,
+        # virtual clock: word commit p90 1.362 -> 1.346 s, meeting 1.270 -> 1.190, every WER the same).
+        early = request.end - self.window_start < self.min_agreement_s
         if request.kind == "step" and (early or self.awaiting_language):
             # The first words of a window are guesses until it has heard a little more (or the language).
             self.agreement.insert(hypothesis, heard_until=request.end, commit=False)
