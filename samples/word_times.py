@@ -19,6 +19,7 @@ sample's wav.  Usage: python3 samples/word_times.py [NAME ...]  (default: every 
 """
 from __future__ import annotations
 
+import argparse
 import array
 import ctypes
 import json
@@ -145,11 +146,16 @@ def sample_words(name: str, tmp: Path) -> list[dict]:
 
 
 def main(names: list[str]) -> int:
+    """Write NAME.words.json for each sample named (default: every wav with a script); 1 if one fails."""
     names = names or sorted(p.stem for p in ms.HERE.glob("*.json")
                             if p.with_suffix(".wav").is_file() and "turns" in json.loads(p.read_text()))
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
+            if not (ms.HERE / f"{name}.json").is_file() or not (ms.HERE / f"{name}.wav").is_file():
+                print(f"no sample {name!r}: samples/{name}.wav and its .json are needed", file=sys.stderr)
+                failed += 1
+                continue
             try:
                 words = sample_words(name, Path(tmp))
             except ValueError as exc:
@@ -162,4 +168,7 @@ def main(names: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help="samples to time, e.g. meeting standup (default: every samples/NAME.wav with a NAME.json)")
+    sys.exit(main(parser.parse_args().names))
