@@ -119,3 +119,8 @@ def test_a_word_espeak_says_with_the_one_before_it_has_no_end(word_times):
     text = "part of the body"
     events = [(1, 1, 4, 0, b""), (1, 6, 2, 100, b""), (1, 13, 4, 300, b""), (7, 16, 0, 400, b"_:")]
     assert word_times.word_spans(text, events, 500) == [("part", 0, 100), ("body", 300, 400)]
+
+
+def test_an_unknown_sample_name_is_one_clear_line_and_status_1(word_times, capsys):
+    assert word_times.main(["no_such_sample"]) == 1
+    assert "no sample 'no_such_sample'" in capsys.readouterr().err
