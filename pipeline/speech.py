@@ -183,8 +183,9 @@ class SpeechStage:
         self._in_flight.append(request)
         audio = self._buffer.slice(request.start, request.end)
         language = None if self.language == "auto" else self.language
-        beam = self._revise_beam if request.kind == "revise" else 0
-        return request, WindowJob(audio, request.prompt, language, beam)
+        revise = request.kind == "revise"
+        beam = self._revise_beam if revise else 0
+        return request, WindowJob(audio, request.prompt, language, beam, timestamps=revise)
 
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""

@@ -57,6 +57,9 @@ class WindowJob:
     prompt: str = ""
     language: str | None = "en"
     beam_size: int = 0  # 0: the model's own (a second reading affords a wider search)
+    # Whisper's timestamp mode (no <|notimestamps|>): how it was mostly trained and how offline decoding
+    # reads; the second reading of a whole utterance uses it (pipeline/policy/revision.py says why).
+    timestamps: bool = False
 
 
 @dataclass
@@ -77,6 +80,11 @@ class WindowResult:
 def token_cap(seconds: float) -> int:
     """New tokens allowed for a window: fast speech is ~4 tokens/s, so 7/s leaves room, loops hit it."""
     return int(10 + 7 * seconds)
+
+
+def timestamp_room(seconds: float) -> int:
+    """Timestamp tokens a window may add in timestamp mode: two per segment, a segment a second at most."""
+    return int(2 + 2 * seconds)
 
 
 def looks_degenerate(tokens: list[int], text: str, cap: int) -> bool:
@@ -145,11 +153,12 @@ class ShortWindowWhisper:
         languages = self._languages(jobs, encoded)
         results: list[WindowResult] = [None] * len(jobs)  # type: ignore[list-item]
         beams = [job.beam_size or self.beam_size for job in jobs]
-        for beam in sorted(set(beams)):  # one search width per generate call
-            group = [i for i, b in enumerate(beams) if b == beam]
+        modes = [(beam, job.timestamps) for beam, job in zip(beams, jobs)]
+        for mode in sorted(set(modes)):  # one search width and one prompt form per generate call
+            group = [i for i, m in enumerate(modes) if m == mode]
             view = encoded if len(group) == len(jobs) else _rows(encoded, group)
             decoded = self._generate([jobs[i] for i in group], view, [frames[i] for i in group],
-                                     [languages[i] for i in group], beam)
+                                     [languages[i] for i in group], mode[0])
             for i, result in zip(group, decoded):
                 results[i] = result
         for i, result in enumerate(results):
@@ -209,13 +218,17 @@ class ShortWindowWhisper:
         for job, (language, _), context in zip(jobs, languages, earlier):
             tokenizer = self.tokenizer(language)
             prompt = [tokenizer.sot_prev, *context[len(context) - keep :]] if keep else []
-            prompts.append([*prompt, *tokenizer.sot_sequence, tokenizer.no_timestamps])
+            mode = [] if job.timestamps else [tokenizer.no_timestamps]
+            prompts.append([*prompt, *tokenizer.sot_sequence, *mode])
             caps.append(token_cap(len(job.audio) / SAMPLE_RATE))
+        # Timestamp tokens come on top of the text's cap (looks_degenerate counts text tokens only).
+        room = [cap + (timestamp_room(len(job.audio) / SAMPLE_RATE) if job.timestamps else 0)
+                for job, cap in zip(jobs, caps)]
         generated = self._fw.model.generate(
             encoded,
             prompts,
             beam_size=beam,
-            max_length=max(len(p) + c for p, c in zip(prompts, caps)),
+            max_length=max(len(p) + r for p, r in zip(prompts, room)),
             return_scores=True,
             return_no_speech_prob=True,
             suppress_blank=True,

@@ -22,6 +22,7 @@ from pipeline.ingest import MediaReader
 from pipeline.policy.revision import revised_transcript
 from pipeline.session import Session, run_reader
 from pipeline.wer import normalise
+from pipeline.whisper import WindowJob
 
 SAMPLES = sorted(p for p in Path("samples").glob("*.wav") if p.with_suffix(".txt").is_file())
 
@@ -80,9 +81,13 @@ def test_the_gap_finder_sees_drops_and_doubles():
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[p.stem for p in SAMPLES])
-async def test_streaming_neither_drops_nor_doubles_words(sample):
+async def test_streaming_neither_drops_nor_doubles_words(sample, monkeypatch):
     meta = json.loads(sample.with_suffix(".json").read_text())
     config = replace(Config(llm="none"), asr_step_s=0.5)
+    model = load_engine(config).model
+    jobs: list[WindowJob] = []
+    decode = model.decode
+    monkeypatch.setattr(model, "decode", lambda batch: jobs.extend(batch) or decode(batch))
     session = Session(config, source=str(sample), realtime=False)
     finals: list[TranscriptFinal] = []
     said: list[Event] = []
@@ -94,6 +99,9 @@ async def test_streaming_neither_drops_nor_doubles_words(sample):
     assert gaps(streamed, offline) == [], " ".join(streamed)
     revised = normalise(revised_transcript(said))  # nor does the second reading of each utterance
     assert gaps(revised, offline) == [], " ".join(revised)
+    # Second readings (the wide beam) decode in timestamp mode, as offline does; streaming decodes do not.
+    assert any(job.timestamps for job in jobs)
+    assert all(job.timestamps == (job.beam_size == config.asr_revise_beam) for job in jobs)
     # The language is known once 3 s of speech were heard; a shorter first utterance may be a guess.
     assert {f.language for f in finals if f.utterance > 1} == {meta.get("language", "en")}
     ends = [f for f in finals if f.utterance_end]

@@ -125,6 +125,43 @@ def test_windows_searched_with_different_beams_decode_in_one_batch_each_as_alone
     assert all(r.text for r in together)
 
 
+class GenerateSpy:
+    """The loaded CTranslate2 model, recording the prompts every generate call was given."""
+
+    def __init__(self, model) -> None:
+        self._model = model
+        self.prompts: list[list[int]] = []
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def generate(self, encoded, prompts, **options):
+        self.prompts += prompts
+        return self._model.generate(encoded, prompts, **options)
+
+
+def test_timestamp_mode_reads_whole_turns_and_gives_only_words(base, monkeypatch):
+    """The second reading of an utterance decodes in Whisper's timestamp mode (as offline decoding does):
+    its timestamp tokens never reach the text, the words keep their times, and a batch that mixes
+    both modes prompts each window in its own."""
+    audio, spoken = turns("meeting")
+    clip = window(audio, spoken[3]["start"], spoken[4]["end"])  # Alice, then Bob: one utterance
+    spy = GenerateSpy(base._fw.model)
+    monkeypatch.setattr(base._fw, "model", spy)
+    jobs = [WindowJob(clip, "", "en", 5, timestamps=True), WindowJob(clip, "", "en", 5)]
+    alone = [base.decode([job])[0] for job in jobs]
+    no_timestamps = base.tokenizer("en").no_timestamps
+    assert [no_timestamps in prompt for prompt in spy.prompts] == [False, True]
+    ours, plain = base.decode(jobs)
+    assert [ours.text, plain.text] == [r.text for r in alone]
+    said = normalise(spoken[3]["text"] + " " + spoken[4]["text"])
+    assert word_error_rate(said, normalise(ours.text)) <= 0.15, ours.text
+    assert "<|" not in ours.text and all(t < base.tokenizer("en").eot for t in ours.tokens)
+    starts = [w[1] for w in ours.words]
+    assert starts == sorted(starts) and all(0 <= w[1] <= w[2] <= len(clip) / 16000 + 0.05 for w in ours.words)
+    assert len(ours.words) == len(said) or abs(len(ours.words) - len(plain.words)) <= 2
+
+
 def test_encoder_widths_come_in_few_shapes():
     """Each distinct encoder width compiles another kernel: few widths, few compiles."""
     from pipeline.whisper import FULL_FRAMES, encoder_width
