@@ -8,8 +8,11 @@ elsewhere), as each person's microphone in a browser meeting would.  A second pr
 the three tracks over WebRTC in real time: David's hello opens the room, Priya and Tom join it
 with its join token.  The server (this process) measures, per participant:
 
-* commit latency: a final's emission time minus the arrival of the audio it ends with (on that
-  participant's own media connection);
+* word commit latency: for every word of the participant's the transcript has right, its final's
+  emission time minus the arrival of the audio where the synthesizer ended the word, on that
+  participant's own media connection (:mod:`bench.spoken`, as bench.asr_stream and bench.sessions
+  measure it).  Until 2026-12-05 this bench timed each final from the end Whisper aligned its last
+  word to (still given: ``final_from_aligned_s``);
 * whether the room kept real time: every participant's p90 under ``--limit-p90`` and the room's
   ``session.ended`` within ``--limit-p90`` of the last audio;
 * attribution: the share of finals whose ``speaker`` is the participant who said them, judged
@@ -38,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from bench.live_latency import percentiles
+from bench.spoken import spoken_word_ends, timed_commits, word_key
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "shared_mic"
 RATE = 16000
@@ -149,11 +153,15 @@ async def trial(config: Any, tracks: dict[str, Path]) -> dict[str, Any]:
     for name in tracks:
         own = [f for f in finals if f.speaker == name]
         clock, offset = clocks.get(name), offsets.get(name, 0.0)
-        latencies = [
-            f.wall - clock.wall_at(f.end - offset) for f in own if clock is not None and clock.origin is not None
-        ]
+        latencies: list[float] = []
+        from_aligned: list[float] = []
+        if clock is not None and clock.origin is not None:  # a track's time is the sample's
+            from_aligned = [f.wall - clock.wall_at(f.end - offset) for f in own]
+            committed = [(word_key(text), f.wall) for f in own for text, _, _ in f.words]
+            spoken = spoken_word_ends(str(SAMPLE), {i for i, t in enumerate(turns()) if t["speaker"] == name})
+            latencies = timed_commits(committed, [(word, clock.wall_at(end)) for word, end in spoken or []])
         per_participant[name] = {"finals": len(own), "commit_latency_s": percentiles(latencies),
-                                 "offset_s": round(offset, 3)}
+                                 "final_from_aligned_s": percentiles(from_aligned), "offset_s": round(offset, 3)}
         for final in own:
             said_by = [true_speaker((w[1] + w[2]) / 2 - offset) for w in final.words]
             right += said_by.count(name) * 2 > len(said_by)
@@ -197,8 +205,9 @@ def main() -> None:
         and flushed is not None and flushed <= args.limit_p90
     )
     for name, numbers in result["per_participant"].items():
-        latency = numbers["commit_latency_s"]
-        print(f"{name}: {numbers['finals']} finals, commit latency p50 {latency['p50']} s p90 {latency['p90']} s")
+        latency, per_final = numbers["commit_latency_s"], numbers["final_from_aligned_s"]
+        print(f"{name}: {numbers['finals']} finals, word commit latency p50 {latency['p50']} s p90 {latency['p90']} s "
+              f"over {latency['n']} words (per final, from the aligned ends: p90 {per_final['p90']} s)")
     print(f"attribution {result['attribution']}, kept real time: {result['kept_real_time']}, "
           f"server CPU {result['server_cpu_share_of_a_core']:.0%} of a core", flush=True)
     threads, workers = engine_threads(config)

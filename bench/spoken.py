@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Container
 from pathlib import Path
 
 from pipeline.wer import normalise
@@ -19,14 +20,19 @@ def word_key(text: str) -> str:
     return " ".join(normalise(text))
 
 
-def spoken_word_ends(path: str) -> list[tuple[str, float]] | None:
-    """The sample's words (normalised) and where the synthesizer ended each (``NAME.words.json``), or None.
+def spoken_word_ends(path: str, turns: Container[int] | None = None) -> list[tuple[str, float]] | None:
+    """The sample's words (normalised) and where the synthesizer ended each (``NAME.words.json``), or None;
+    only the words of ``turns`` (indices into the sample's script) if given: one speaker's.
     ``meeting.mp4`` is ``meeting.wav``'s first 20 s (``meeting_mp4.json``), so it finds that file's words:
     the ones after its end are never committed, so never matched."""
     words = Path(path).with_suffix(".words.json")
     if not words.is_file():
         return None
-    return [(word_key(w["word"]), w["end"]) for w in json.loads(words.read_text())["words"]]
+    return [
+        (word_key(w["word"]), w["end"])
+        for w in json.loads(words.read_text())["words"]
+        if turns is None or w["turn"] in turns
+    ]
 
 
 def timed_commits(committed: list[tuple[str, float]], spoken: list[tuple[str, float]]) -> list[float]:

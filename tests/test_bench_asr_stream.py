@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -124,3 +127,19 @@ def test_a_word_espeak_says_with_the_one_before_it_has_no_end(word_times):
 def test_an_unknown_sample_name_is_one_clear_line_and_status_1(word_times, capsys):
     assert word_times.main(["no_such_sample"]) == 1
     assert "no sample 'no_such_sample'" in capsys.readouterr().err
+
+
+def test_one_speakers_spoken_words_are_those_of_their_turns():
+    """bench.rooms times each participant's words against that speaker's turns only."""
+    from bench.spoken import spoken_word_ends
+
+    script = json.loads(Path("samples/shared_mic.json").read_text())["turns"]
+    everyone = spoken_word_ends("samples/shared_mic.wav")
+    by_speaker = {
+        name: spoken_word_ends("samples/shared_mic.wav", {i for i, t in enumerate(script) if t["speaker"] == name})
+        for name in {t["speaker"] for t in script}
+    }
+    assert sorted(w for words in by_speaker.values() for w in words) == sorted(everyone)
+    for name, words in by_speaker.items():
+        turns = [t for t in script if t["speaker"] == name]
+        assert words and all(any(t["start"] < end <= t["end"] + 0.15 for t in turns) for _, end in words)
