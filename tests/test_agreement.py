@@ -42,6 +42,39 @@ def test_disagreement_commits_nothing_and_replaces_hypothesis():
     assert [w.key for w in agreed] == ["alice", "will"]
 
 
+def test_a_word_read_two_ways_is_agreed_as_the_newer_reads_it_when_the_next_two_agree():
+    """A first word after a silence read differently by every decode held the whole utterance back."""
+    agreement = LocalAgreement(substitute_after=2)
+    agreement.insert(words(("God", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1)))
+    agreed = agreement.insert(words(("Good", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1),
+                                    ("launch", 1.1, 1.5)))
+    assert [w.key for w in agreed] == ["good", "then", "we", "can"]
+    # Off (plain LocalAgreement-2), the same two commit nothing.
+    plain = LocalAgreement()
+    plain.insert(words(("God", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1)))
+    assert plain.insert(words(("Good", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1),
+                              ("launch", 1.1, 1.5))) == []
+
+
+def test_the_streaming_policy_agrees_on_a_word_read_two_ways():
+    agreement = StreamingTranscriber().agreement
+    agreement.insert(words(("God", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1)))
+    agreed = agreement.insert(words(("Good", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1),
+                                    ("launch", 1.1, 1.5)))
+    assert [w.key for w in agreed] == ["good", "then", "we", "can"]
+
+
+def test_a_word_read_two_ways_waits_unless_two_words_after_it_agree():
+    agreement = LocalAgreement(substitute_after=2)
+    agreement.insert(words(("Good", 0.0, 0.3), ("and", 0.5, 0.7), ("we", 0.7, 0.8), ("can", 0.8, 1.0)))
+    assert agreement.insert(words(("God", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1),
+                                  ("launch", 1.1, 1.5))) == []  # two words differ
+    agreement = LocalAgreement(substitute_after=2)
+    agreement.insert(words(("the", 0.0, 0.2), ("budget", 0.2, 0.6), ("report", 0.6, 1.0)))
+    agreed = agreement.insert(words(("the", 0.0, 0.2), ("budgets", 0.2, 0.6), ("report", 0.6, 1.0), ("is", 1.0, 1.2)))
+    assert [w.key for w in agreed] == ["the"]  # one word after it agrees, and the newest's last word is held back
+
+
 def test_agreement_ignores_case_and_punctuation():
     agreement = LocalAgreement()
     agreement.insert(words(("Friday.", 1.0, 1.4)))

@@ -7,8 +7,9 @@ model.  Words are committed when
 
 - two hypotheses heard at least a stride apart agree on them, the newest
   hypothesis's last word held back unless the audio went on well past it
-  (LocalAgreement-2: a word still being spoken is often cut short), and the
-  words after them that the decoder is sure of, or
+  (LocalAgreement-2: a word still being spoken is often cut short; a single word
+  read two ways passes, as the newer reads it, when the two agree on the next two),
+  and the words after them that the decoder is sure of, or
 - they precede a pause the VAD heard (a pause rarely changes what came before), or
 - the utterance ended: the latest hypothesis is flushed as final at once when it
   already heard the end, else after one last decode, or
@@ -69,6 +70,7 @@ class StreamingTranscriber:
         agreement_stride_s: float = 0.25,
         settled_gap_s: float = 0.3,
         confident_prob: float | None = 0.9,
+        substitute_after: int = 2,
         min_cut_s: float = 3.0,
         overlap_s: float = 1.0,
         language_window_s: float = 3.0,
@@ -76,7 +78,7 @@ class StreamingTranscriber:
         revise_within_s: float = 3.0,
     ):
         self.endpointer = endpointer or Endpointer()
-        self.agreement = LocalAgreement(stride=agreement_stride_s, settled_gap=settled_gap_s, confident=confident_prob)
+        self.agreement = LocalAgreement(agreement_stride_s, settled_gap_s, confident_prob, substitute_after)
         self.step_s = step_s
         self.max_window_s = max_window_s
         self.min_decode_s = min_decode_s
