@@ -8,7 +8,7 @@ elsewhere), as each person's microphone in a browser meeting would.  A second pr
 the three tracks over WebRTC in real time: David's hello opens the room, Priya and Tom join it
 with its join token.  The server (this process) measures, per participant:
 
-* word commit latency: for every word of the participant's the transcript has right, its final's
+* word commit latency: for every word of the participant's that the transcript has right, its final's
   emission time minus the arrival of the audio where the synthesizer ended the word, on that
   participant's own media connection (:mod:`bench.spoken`, as bench.asr_stream and bench.sessions
   measure it).  Until 2026-12-05 this bench timed each final from the end Whisper aligned its last

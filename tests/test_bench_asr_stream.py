@@ -55,9 +55,6 @@ def test_an_aligned_end_in_a_short_gap_goes_on_to_the_real_end():
 def test_the_sound_ends_where_the_meeting_script_says_each_turn_ends():
     """samples/meeting.json has each turn's end as rendered; an aligned end 0.2 s early finds it where a pause as
     long as the VAD's wait follows (after a shorter one, 25.041 -> 25.391 s, the utterance goes on)."""
-    import json
-    from pathlib import Path
-
     from faster_whisper.audio import decode_audio
 
     root = Path(__file__).resolve().parent.parent / "samples"
@@ -82,8 +79,6 @@ def test_commit_latency_counts_only_words_heard_right_from_their_spoken_end():
 @pytest.fixture
 def word_times(monkeypatch):
     """samples/word_times.py (a script beside make_samples, which it imports; its worker processes import it too)."""
-    from pathlib import Path
-
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "samples"))
     import word_times
 
@@ -94,9 +89,7 @@ def test_word_ends_come_from_the_synthesizer_and_match_the_sample(word_times):
     """samples/word_times.py renders a turn again through libespeak-ng (checked bit for bit against the wav) and
     reads where each word ends: the words file it committed is what it makes today, the ends fall where the sound
     is, and every utterance's last word ends within 0.15 s of the turn's end in the script."""
-    import json
     import tempfile
-    from pathlib import Path
 
     from faster_whisper.audio import decode_audio
 
