@@ -42,25 +42,22 @@ def test_disagreement_commits_nothing_and_replaces_hypothesis():
     assert [w.key for w in agreed] == ["alice", "will"]
 
 
+def read_god_then_good(agreement: LocalAgreement) -> list[Word]:
+    """Two hypotheses that differ only in their first word; what the second one agrees."""
+    agreement.insert(words(("God", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1)))
+    return agreement.insert(words(("Good", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1),
+                                  ("launch", 1.1, 1.5)))
+
+
 def test_a_word_read_two_ways_is_agreed_as_the_newer_reads_it_when_the_next_two_agree():
     """A first word after a silence read differently by every decode held the whole utterance back."""
-    agreement = LocalAgreement(substitute_after=2)
-    agreement.insert(words(("God", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1)))
-    agreed = agreement.insert(words(("Good", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1),
-                                    ("launch", 1.1, 1.5)))
-    assert [w.key for w in agreed] == ["good", "then", "we", "can"]
+    assert [w.key for w in read_god_then_good(LocalAgreement(substitute_after=2))] == ["good", "then", "we", "can"]
     # Off (plain LocalAgreement-2), the same two commit nothing.
-    plain = LocalAgreement()
-    plain.insert(words(("God", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1)))
-    assert plain.insert(words(("Good", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1),
-                              ("launch", 1.1, 1.5))) == []
+    assert read_god_then_good(LocalAgreement()) == []
 
 
 def test_the_streaming_policy_agrees_on_a_word_read_two_ways():
-    agreement = StreamingTranscriber().agreement
-    agreement.insert(words(("God", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1)))
-    agreed = agreement.insert(words(("Good", 0.0, 0.3), ("then", 0.5, 0.8), ("we", 0.8, 0.9), ("can", 0.9, 1.1),
-                                    ("launch", 1.1, 1.5)))
+    agreed = read_god_then_good(StreamingTranscriber().agreement)
     assert [w.key for w in agreed] == ["good", "then", "we", "can"]
 
 
