@@ -114,7 +114,8 @@ class VirtualEngine:
             token, window = job
             result = self.model.decode([window])[0]
             frames = encoder_width(len(window.audio) // HOP, int(self.model.tail_s * 100))
-            took = self._cost.seconds(frames, len(result.tokens), result.retried, window.beam_size or self.model.beam_size)
+            generated = len(result.tokens) + result.looped_tokens  # a loop cut short was generated all the same
+            took = self._cost.seconds(frames, generated, result.retried, window.beam_size or self.model.beam_size)
             result.seconds = took  # what the stage counts as decode time: virtual, like the clock
             self.busy_seconds += took
             self._started += 1

@@ -185,7 +185,8 @@ class SpeechStage:
         language = None if self.language == "auto" else self.language
         revise = request.kind == "revise"
         beam = self._revise_beam if revise else 0
-        return request, WindowJob(audio, request.prompt, language, beam, timestamps=revise)
+        return request, WindowJob(audio, request.prompt, language, beam, timestamps=revise,
+                                  trim_loops=request.kind == "step")
 
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""

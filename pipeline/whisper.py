@@ -60,6 +60,9 @@ class WindowJob:
     # Whisper's timestamp mode (no <|notimestamps|>): how it was mostly trained and how offline decoding
     # reads; the second reading of a whole utterance uses it (pipeline/policy/revision.py says why).
     timestamps: bool = False
+    # A tentative decode (a growing-window step: the next one checks it) that loops keeps the words up to
+    # where it started to say them again, instead of paying for a decode at full padding.
+    trim_loops: bool = False
 
 
 @dataclass
@@ -69,6 +72,7 @@ class WindowResult:
     language: str
     language_prob: float = 1.0
     retried: bool = False  # the short window looped and was decoded again at full padding
+    looped_tokens: int = 0  # tokens of a loop cut off the end (``WindowJob.trim_loops``)
     seconds: float = 0.0  # wall time of the batch this window was part of
     tokens: list[int] = field(default_factory=list)
 
@@ -102,6 +106,28 @@ def looks_degenerate(tokens: list[int], text: str, cap: int) -> bool:
         return True
     data = text.encode("utf-8")
     return len(data) > 40 and len(data) / len(zlib.compress(data)) > 2.4
+
+
+def loop_start(tokens: list[int]) -> int | None:
+    """How many tokens to keep of an output that ends by saying something again: its first telling
+    ("Hi, I'm Tom. Hi, I'm Tom." -> "Hi, I'm Tom."), or None if it does not end in a repeat."""
+    for n in range(1, 4):
+        if len(tokens) >= 3 * n and tokens[-n:] == tokens[-2 * n : -n] == tokens[-3 * n : -2 * n]:
+            keep = len(tokens) - n
+            while keep >= 2 * n and tokens[keep - 2 * n : keep - n] == tokens[-n:]:
+                keep -= n
+            return keep
+    tail = tokens[-4:]
+    told = [i for i in range(len(tokens) - 7) if tokens[i : i + 4] == tail]
+    if not told:
+        return None
+    # The loop's period is the distance to the latest earlier telling of the last 4-gram; the loop
+    # starts where the output last differs from itself one period back (a cap may cut the last telling).
+    period = len(tokens) - 4 - told[-1]
+    keep = len(tokens)
+    while keep > period and tokens[keep - 1] == tokens[keep - 1 - period]:
+        keep -= 1
+    return keep
 
 
 def _rows(encoded: Any, rows: list[int]) -> Any:
@@ -143,7 +169,8 @@ class ShortWindowWhisper:
     # --- decoding ---------------------------------------------------------------
 
     def decode(self, jobs: list[WindowJob]) -> list[WindowResult]:
-        """Decode windows together (one encoder batch); a window that loops is retried at full padding."""
+        """Decode windows together (one encoder batch); a window that loops is retried at full padding
+        (a tentative one keeps its first telling instead)."""
         if not jobs:
             return []
         started = time.perf_counter()
@@ -235,10 +262,16 @@ class ShortWindowWhisper:
             suppress_tokens=[-1],
         )
         results = []
-        for (language, prob), out, cap in zip(languages, generated, caps):
+        for job, (language, prob), out, cap in zip(jobs, languages, generated, caps):
             tokenizer = self.tokenizer(language)
             tokens = [t for t in out.sequences_ids[0] if t < tokenizer.eot][:cap]
-            results.append(WindowResult([], float(out.no_speech_prob), language, prob, tokens=tokens))
+            looped = 0
+            if job.trim_loops and looks_degenerate(tokens, tokenizer.decode(tokens), cap):
+                keep = loop_start(tokens)
+                if keep:
+                    tokens, looped = tokens[:keep], len(tokens) - keep
+            results.append(WindowResult([], float(out.no_speech_prob), language, prob, tokens=tokens,
+                                        looped_tokens=looped))
         self._align(results, encoded, frames)
         return results
 

@@ -102,6 +102,8 @@ async def test_streaming_neither_drops_nor_doubles_words(sample, monkeypatch):
     # Second readings (the wide beam) decode in timestamp mode, as offline does; streaming decodes do not.
     assert any(job.timestamps for job in jobs)
     assert all(job.timestamps == (job.beam_size == config.asr_revise_beam) for job in jobs)
+    # Growing-window steps cut a loop short (the next step checks them); second readings never do.
+    assert any(job.trim_loops for job in jobs) and not any(job.trim_loops and job.timestamps for job in jobs)
     # The language is known once 3 s of speech were heard; a shorter first utterance may be a guess.
     assert {f.language for f in finals if f.utterance > 1} == {meta.get("language", "en")}
     ends = [f for f in finals if f.utterance_end]

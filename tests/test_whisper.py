@@ -15,7 +15,7 @@ from faster_whisper import decode_audio
 
 from pipeline.asr_models import resolve_speech_model
 from pipeline.wer import normalise, word_error_rate
-from pipeline.whisper import ShortWindowWhisper, WindowJob, looks_degenerate
+from pipeline.whisper import ShortWindowWhisper, WindowJob, looks_degenerate, loop_start
 
 SAMPLES = Path("samples")
 
@@ -77,6 +77,28 @@ def test_a_window_that_loops_on_a_short_tail_is_decoded_again_at_full_padding(ba
     assert result.retried
     assert normalise(result.text) == ["good", "morning", "everyone"]
     assert not looks_degenerate(result.tokens, result.text, cap=len(result.tokens) + 10)
+
+
+def test_a_tentative_window_that_loops_keeps_its_first_telling_instead(base):
+    audio, _ = turns("meeting")
+    clip = audio[int(0.35 * 16000) : int(2.2 * 16000)]
+    base.tail_s = 0.0  # the same crafted loop, in a growing-window step: the next step checks it anyway
+    try:
+        result = base.decode([WindowJob(clip, "", "en", trim_loops=True)])[0]
+    finally:
+        base.tail_s = 6.0
+    assert not result.retried and result.looped_tokens > 0
+    assert normalise(result.text) == ["good", "morning", "everyone"]
+    assert result.words[-1][2] <= len(clip) / 16000 + 0.05  # aligned on the audio once, not twice
+
+
+def test_where_a_loop_starts():
+    assert loop_start([1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]) == 6  # a sentence said twice
+    assert loop_start([1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4]) == 6  # cut off by the cap mid-loop
+    assert loop_start([0, 1, 2, 3, 4, 1, 2, 3, 4, 1]) == 5  # "Good morning everyone. Good morning everyone. Good"
+    assert loop_start([9, 1, 2, 1, 2, 1, 2]) == 3  # a short n-gram three times: once
+    assert loop_start([9, 8, 7, 7, 7, 7]) == 3
+    assert loop_start([1, 2, 3, 4, 5, 6]) is None  # no repeat: nothing to keep short of the end
 
 
 def test_the_degeneracy_check():
