@@ -92,17 +92,10 @@ def timestamp_room(seconds: float) -> int:
 
 
 def looks_degenerate(tokens: list[int], text: str, cap: int) -> bool:
-    """A decoder loop: the cap was hit, a short n-gram repeats 3+ times at the end, the output ends by
-    saying again 4+ tokens it already said ("Do you need any help with that? Do you need any help"),
-    or the text compresses too well."""
-    if len(tokens) >= cap:
-        return True
-    for n in range(1, 4):
-        if len(tokens) >= 3 * n and tokens[-n:] == tokens[-2 * n : -n] == tokens[-3 * n : -2 * n]:
-            return True
-    # A repeated phrase of any length 4+ ends with a repeated 4-gram: checking that one is enough.
-    tail = tokens[-4:]
-    if len(tokens) >= 8 and any(tokens[i : i + 4] == tail for i in range(len(tokens) - 7)):
+    """A decoder loop: the cap was hit, the output ends by saying something again (a short n-gram 3+
+    times, or 4+ tokens it already said: "Do you need any help with that? Do you need any help"), or
+    the text compresses too well."""
+    if len(tokens) >= cap or loop_start(tokens) is not None:
         return True
     data = text.encode("utf-8")
     return len(data) > 40 and len(data) / len(zlib.compress(data)) > 2.4
@@ -117,6 +110,7 @@ def loop_start(tokens: list[int]) -> int | None:
             while keep >= 2 * n and tokens[keep - 2 * n : keep - n] == tokens[-n:]:
                 keep -= n
             return keep
+    # A repeated phrase of any length 4+ ends with a repeated 4-gram: checking that one is enough.
     tail = tokens[-4:]
     told = [i for i in range(len(tokens) - 7) if tokens[i : i + 4] == tail]
     if not told:
@@ -266,10 +260,9 @@ class ShortWindowWhisper:
             tokenizer = self.tokenizer(language)
             tokens = [t for t in out.sequences_ids[0] if t < tokenizer.eot][:cap]
             looped = 0
-            if job.trim_loops and looks_degenerate(tokens, tokenizer.decode(tokens), cap):
-                keep = loop_start(tokens)
-                if keep:
-                    tokens, looped = tokens[:keep], len(tokens) - keep
+            keep = loop_start(tokens) if job.trim_loops else None
+            if keep is not None:
+                tokens, looped = tokens[:keep], len(tokens) - keep
             results.append(WindowResult([], float(out.no_speech_prob), language, prob, tokens=tokens,
                                         looped_tokens=looped))
         self._align(results, encoded, frames)
