@@ -21,10 +21,10 @@ cheap on short windows (see :mod:`pipeline.whisper`), so they run as often as
 the engine allows while someone speaks, two at once when the engine has a spare
 worker (a result overtaken by a later one is dropped).  Silence is never decoded.
 
-Every final carries the number of the utterance it belongs to; the last final of
-an utterance has ``utterance_end`` set (it may carry no words when everything
-was already committed at a pause).  An ended utterance is then decoded once
-more, whole, when the engine has the time (:mod:`pipeline.policy.revision`).
+The events themselves (numbered finals, the partial) are made by
+:class:`~pipeline.policy.transcript_out.TranscriptOut`.  An ended utterance is
+then decoded once more, whole, when the engine has the time
+(:mod:`pipeline.policy.revision`).
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..events import Event, TranscriptFinal, TranscriptPartial
+from ..events import Event
 from .endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
-from .hypotheses import HeardWord, LocalAgreement, Word, join_words, spoken_words
+from .hypotheses import HeardWord, LocalAgreement, Word, spoken_words
 from .revision import LEAD_S, Revisions
+from .transcript_out import TranscriptOut
+
 
 @dataclass(frozen=True)
 class DecodeRequest:
@@ -78,7 +80,10 @@ class StreamingTranscriber:
         revise_within_s: float = 3.0,
     ):
         self.endpointer = endpointer or Endpointer()
-        self.agreement = LocalAgreement(agreement_stride_s, settled_gap_s, confident_prob, substitute_after)
+        self.agreement = LocalAgreement(
+            stride=agreement_stride_s, settled_gap=settled_gap_s, confident=confident_prob,
+            substitute_after=substitute_after,
+        )
         self.step_s = step_s
         self.max_window_s = max_window_s
         self.min_decode_s = min_decode_s
@@ -101,7 +106,6 @@ class StreamingTranscriber:
         self._held_end: float | None = None  # end of a held utterance while nobody speaks
         self._holding = False  # the window holds an earlier utterance, waiting for the language
         self._finishing = False
-        self.utterance = 1  # number of the utterance being transcribed
         self.window_start = 0.0  # decodes start here; audio before it is no longer needed
         self._speech_from = 0.0  # where speech not yet committed may begin (after any overlap)
         self.audio_end = 0.0
@@ -113,10 +117,13 @@ class StreamingTranscriber:
         self._decoded_end = 0.0  # audio end of the latest applied decode
         self._pending_pause: float | None = None
         self._pending_end: float | None = None
-        self._utterance_words: list[Word] = []  # committed in the current utterance
-        self._utterance_floor: float | None = None  # the earliest audio kept for it (for its revision)
         self.revisions = Revisions(within_s=revise_within_s)
-        self._partial_text = ""
+        self._out = TranscriptOut(self.revisions)
+
+    @property
+    def utterance(self) -> int:
+        """Number of the utterance being transcribed."""
+        return self._out.utterance
 
     # --- inputs -------------------------------------------------------------
 
@@ -162,7 +169,7 @@ class StreamingTranscriber:
             keep = max(self.window_start, self.audio_end - self.endpointer.pad_s - 0.1)
         # The next revision hears the utterances just before its own: from its first word on, or
         # from any audio still kept when its first word is yet to come.
-        first = self._utterance_words[0].start if self._utterance_words else keep
+        first = self._out.words[0].start if self._out.words else keep
         for revising in (self.revisions.keep_from, self._open_revision_start, self.revisions.context_from(first)):
             if revising is not None:
                 keep = min(keep, revising)
@@ -171,9 +178,9 @@ class StreamingTranscriber:
     @property
     def _open_revision_start(self) -> float | None:
         """Where the current utterance's revision will start reading (its audio is kept until then)."""
-        if self._utterance_floor is None or not self._utterance_words or self.revisions.within_s <= 0:
+        if self._out.floor is None or not self._out.words or self.revisions.within_s <= 0:
             return None
-        start = max(self._utterance_floor, self._utterance_words[0].start - LEAD_S)
+        start = max(self._out.floor, self._out.words[0].start - LEAD_S)
         return start if self.audio_end - start <= self.revisions.max_s else None
 
     @property
@@ -315,7 +322,7 @@ class StreamingTranscriber:
 
     def _close_utterance(self, committed: list[Word], media_end: float) -> list[Event]:
         committed = committed + self.agreement.commit_all()
-        self._note_floor(committed)  # before the window moves past the utterance
+        self._out.note_floor(committed, self.window_start)  # before the window moves past the utterance
         pending = self._pending_end
         # Another utterance may have been spoken and ended while this decode ran (a slow engine): its
         # end stays due, and the next window starts where this decode stopped hearing.
@@ -325,48 +332,14 @@ class StreamingTranscriber:
         self._pending_pause = None
         self.window_start = self._speech_from = max(self.window_start, min(end + 0.1, self.audio_end))
         self._holding = False
-        closing = bool(committed) or bool(self._utterance_words)
+        closing = bool(committed) or bool(self._out.words)
         return self._events(committed, media_end, utterance_end=closing)
 
     def _events(self, committed: list[Word], media_end: float, utterance_end: bool = False) -> list[Event]:
-        out: list[Event] = []
-        if committed or utterance_end:
-            self._note_floor(committed)
-            self._utterance_words += committed
-            first = committed[0].start if committed else media_end
-            last = committed[-1].end if committed else media_end
-            out.append(
-                TranscriptFinal(
-                    text=join_words(committed),
-                    start=round(first, 3),
-                    end=round(last, 3),
-                    words=[[w.text.strip(), round(w.start, 3), round(w.end, 3)] for w in committed],
-                    utterance=self.utterance,
-                    utterance_end=utterance_end,
-                    language=self.language,
-                    media_time=round(media_end, 3),
-                )
-            )
-        if utterance_end:
-            if self._utterance_floor is not None:
-                self.revisions.closed(self.utterance, self._utterance_words, self.language, self._utterance_floor)
-            self.utterance += 1
-            self._utterance_words = []
-            self._utterance_floor = None
-        tentative = self.agreement.hypothesis
-        text = join_words(tentative)
-        if text != self._partial_text:
-            self._partial_text = text
-            start = tentative[0].start if tentative else media_end
-            out.append(TranscriptPartial(text=text, start=round(start, 3), media_time=round(media_end, 3)))
-        return out
+        return self._out.events(committed, self.agreement.hypothesis, media_end, window_start=self.window_start,
+                                language=self.language, utterance_end=utterance_end)
 
     # --- helpers ------------------------------------------------------------
-
-    def _note_floor(self, committed: list[Word]) -> None:
-        """The utterance's first commit: its audio is kept from here (the window may move on)."""
-        if committed and self._utterance_floor is None:
-            self._utterance_floor = min(self.window_start, committed[0].start)
 
     def _covers_pending_pause(self, request: DecodeRequest) -> bool:
         pause = self._pending_pause
@@ -389,11 +362,11 @@ class StreamingTranscriber:
                 return []
             if not self._in_flight and self._decoded_end >= edge.time:
                 # The latest hypothesis already heard the whole utterance: flush it now, no decode.
-                has_words = bool(self.agreement.hypothesis) or bool(self._utterance_words)
+                has_words = bool(self.agreement.hypothesis) or bool(self._out.words)
                 return self._close_utterance([], self._decoded_end) if has_words else []
             if self._has_uncommitted_speech(edge.time):
                 self._pending_end = edge.time
-            elif self._utterance_words:
+            elif self._out.words:
                 return self._close_utterance([], edge.time)
         return []
 
