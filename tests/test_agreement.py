@@ -6,6 +6,8 @@ from pipeline.events import TranscriptFinal, TranscriptPartial
 from pipeline.policy.agreement import DecodeRequest, StreamingTranscriber
 from pipeline.policy.hypotheses import LocalAgreement, Word
 from pipeline.policy.endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
+from pipeline.policy.revision import Revisions
+from pipeline.policy.transcript_out import TranscriptOut
 
 WINDOW = 0.032
 
@@ -592,3 +594,22 @@ def test_a_last_word_the_audio_went_on_past_is_settled():
     agreement.insert(words(("send", 0.0, 0.3), ("it", 0.3, 0.5)), heard_until=0.6)
     agreed = agreement.insert(words(("send", 0.0, 0.3), ("it", 0.3, 0.6)), heard_until=0.7)
     assert [w.key for w in agreed] == ["send"]  # "it" may still be the start of "items"
+
+
+# --- TranscriptOut ---------------------------------------------------------------
+
+
+def test_finals_are_numbered_by_utterance_and_the_ended_one_goes_to_revision():
+    revisions = Revisions(within_s=3.0)
+    out = TranscriptOut(revisions)
+    first = out.events(words(("Good", 1.0, 1.3)), words(("morning", 1.3, 1.7)), 1.8, window_start=0.8, language="en")
+    assert [type(e) for e in first] == [TranscriptFinal, TranscriptPartial]
+    assert (first[0].utterance, first[0].utterance_end, first[1].text) == (1, False, "morning")
+    assert out.floor == 0.8  # the window began before the first word: its audio is kept from there
+    closing = out.events(words(("morning.", 1.3, 1.7)), [], 2.4, window_start=1.9, language="en", utterance_end=True)
+    assert (closing[0].utterance, closing[0].utterance_end, closing[0].text) == (1, True, "morning.")
+    assert closing[1].text == ""  # the partial is cleared
+    assert revisions.due(2.5).words == tuple(words(("Good", 1.0, 1.3), ("morning.", 1.3, 1.7)))
+    assert (out.utterance, out.words, out.floor) == (2, [], None)
+    # An unchanged partial is not sent again.
+    assert out.events([], [], 2.5, window_start=2.4, language="en") == []
