@@ -146,3 +146,31 @@ def test_a_revision_hears_the_utterance_just_before_it_and_keeps_only_its_own_wo
              [*REVISED, (" Next", t + 0.5, t + 0.8), (" won.", t + 0.8, t + 1.1)]]
     (revised,) = policy.on_decoded(second, heard)
     assert revised.text == "Next won." and revised.utterance == 2 and revised.replaces == "Next one"
+
+
+def test_a_reading_that_stopped_after_the_earlier_utterance_is_read_again_alone():
+    earlier = [Word(" Too", 0.5, 0.8), Word(" small.", 0.8, 1.2)]
+    own = [Word(f" w{i}", 3.0 + i * 0.3, 3.2 + i * 0.3) for i in range(6)]
+    revisions = Revisions()
+    revisions.closed(1, earlier, "en", 0.3)
+    revisions.started(revisions.due(1.6))
+    revisions.result(1, earlier, 1.6)
+    revisions.closed(2, own, "en", 2.7)
+    with_context = revisions.due(5.0)
+    assert with_context.context_from == 0.3
+    revisions.started(with_context)
+    # Whisper ended after the earlier utterance: none of this one's own words.
+    assert revisions.result(2, earlier, 5.0) is None
+    alone = revisions.due(5.2)
+    assert (alone.utterance, alone.context_from, alone.start) == (2, None, 2.7)
+    revisions.started(alone)
+    heard = own[:2] + [Word(" z", 3.6, 3.8)] + own[3:]
+    assert revisions.result(2, heard, 5.5).text == "w0 w1 z w3 w4 w5"
+    # Read alone, a decode that stops early is no revision, and it is not read a third time.
+    revisions.closed(3, [Word(f" v{i}", 6.0 + i * 0.3, 6.2 + i * 0.3) for i in range(6)], "en", 5.8)
+    revisions.started(revisions.due(8.0))
+    assert revisions.result(3, [], 8.0) is None
+    assert revisions.due(8.1).utterance == 3  # with context it stopped early: read alone once more
+    revisions.started(revisions.due(8.1))
+    assert revisions.result(3, [], 8.2) is None
+    assert revisions.due(8.3) is None

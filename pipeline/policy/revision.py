@@ -147,11 +147,20 @@ class Revisions:
 
     def result(self, utterance: int, words: list[Word], media_time: float) -> TranscriptRevised | None:
         """The second decode heard ``words``: the correction, or None when it says the same (or failed:
-        fewer than half the words, or more than twice as many, is a decode that stopped early or looped)."""
+        fewer than half the words, or more than twice as many, is a decode that stopped early or looped).
+
+        A reading with earlier utterances that stopped early is read again alone: Whisper may end after
+        re-reading a finished sentence and never reach the utterance's own audio (base, meeting: "I think
+        the server is too small." and then nothing of "Great. Carol, please fix ...")."""
         revision = self._running.pop(utterance, None)
-        if revision is not None and revision.context_from is not None:
+        if revision is None:
+            return None
+        if revision.context_from is not None:
             words = [w for w in words if (w.start + w.end) / 2 >= revision.own_from]  # its own words
-        if revision is None or not words:
+            if len(words) < len(revision.words) / 2:
+                self._waiting.appendleft(replace(revision, context_from=None, own_from=0.0))
+                return None
+        if not words:
             return None
         before, after = [w.key for w in revision.words], [w.key for w in words]
         if after == before or len(after) < len(before) / 2 or len(after) > 2 * len(before) + 2:
