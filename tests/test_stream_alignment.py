@@ -50,8 +50,19 @@ def gaps(streamed: list[str], offline: list[str]) -> list[tuple[str, str]]:
     return [
         (" ".join(offline[a0:a1]), " ".join(streamed[b0:b1]))
         for a0, a1, b0, b1 in regions
-        if lopsided(a1 - a0, b1 - b0)
+        if lopsided(a1 - a0, b1 - b0) and (b1 - b0 < a1 - a0 or repeated(streamed, b0, b1))
     ]
+
+
+def repeated(words: list[str], start: int, end: int) -> bool:
+    """``words[start:end]`` says again what is said just before or after it: committed twice.
+
+    Extra words that say something new are a misreading ("ein paar Probleme gefunden" heard as
+    "ein paar toberäe mit der fung"), not a double.
+    """
+    span = end - start
+    around = set(words[max(0, start - span) : start]) | set(words[end : end + span])
+    return sum(word in around for word in words[start:end]) >= 2
 
 
 def lopsided(offline_words: int, streamed_words: int) -> bool:
@@ -76,6 +87,10 @@ def test_the_gap_finder_sees_drops_and_doubles():
     # A long misheard stretch a few words short is misheard, not dropped.
     offline = "außer dem brauchen wir zwei neue leute für den kunden dienst das besprechen wir".split()
     assert gaps("aus dem rauchen mit mein neuer leuter 15 dienst das bestrichen wir".split(), offline) == []
+    # More words that say something new are a misreading; more that say the same again are a double.
+    offline = "ein paar probleme gefunden kannst du".split()
+    assert gaps("ein paar toberäe mit der fung kannst du".split(), offline) == []
+    assert gaps("ein paar probleme gefunden ein paar probleme kannst du".split(), offline) == [("", "ein paar probleme")]
     # A drop next to a misheard word is still a drop.
     assert gaps("die erste version wir haben aber".split(), "die erste version ist fertig und wir haben aber".split()) != []
 
