@@ -20,7 +20,9 @@ if ((${#missing[@]})); then
 fi
 
 # llama-cpp-python compiles llama.cpp on first install (~5 min on 2 cores); pip caches the wheel.
-export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}"
+# Portable AVX2 code, as the README's install and the Dockerfile: -march=native compiles in AMX, which a
+# VM may report and not enable (SIGILL on the first token).
+export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
 python3 -m pip install -q ".[test]"
 # The small GGUF the local-backend tests load (the default 1.1 GB model is not needed for tests), and the
