@@ -157,13 +157,11 @@ class Revisions:
             return None
         if revision.context_from is not None:
             words = [w for w in words if (w.start + w.end) / 2 >= revision.own_from]  # its own words
-            if len(words) < len(revision.words) / 2:
-                self._waiting.appendleft(replace(revision, context_from=None, own_from=0.0))
-                return None
-        if not words:
-            return None
+        stopped_early = len(words) < len(revision.words) / 2
+        if stopped_early and revision.context_from is not None:
+            self._waiting.appendleft(replace(revision, context_from=None, own_from=0.0))
         before, after = [w.key for w in revision.words], [w.key for w in words]
-        if after == before or len(after) < len(before) / 2 or len(after) > 2 * len(before) + 2:
+        if not words or stopped_early or after == before or len(after) > 2 * len(before) + 2:
             return None
         self._read.append((revision, tuple(words)))
         return TranscriptRevised(
