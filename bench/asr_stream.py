@@ -47,13 +47,13 @@ from typing import Any
 import numpy as np
 from faster_whisper.audio import decode_audio
 
-from pipeline.config import Config
-from pipeline.engine import load_engine
-from pipeline.events import Event, TranscriptFinal, TranscriptPartial, TranscriptRevised
-from pipeline.ingest import AudioChunk, MediaReader
-from pipeline.policy.revision import revised_transcript
-from pipeline.session import Session
-from pipeline.wer import normalise, word_error_rate
+from streamtwin.config import Config
+from streamtwin.speech.engine import load_engine
+from streamtwin.events import Event, TranscriptFinal, TranscriptPartial, TranscriptRevised
+from streamtwin.media.ingest import AudioChunk, MediaReader
+from streamtwin.speech.revision import revised_transcript
+from streamtwin.session import Session
+from streamtwin.speech.wer import normalise, word_error_rate
 
 from .spoken import spoken_word_ends, timed_commits, word_key
 from .virtual_clock import stream_virtual

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def one_run(source: Path, after_finals: int) -> dict[str, float]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "pipeline", "run", str(source), "--realtime", "--format", "jsonl", "--llm", "none"],
+        [sys.executable, "-m", "streamtwin", "run", str(source), "--realtime", "--format", "jsonl", "--llm", "none"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
     try:

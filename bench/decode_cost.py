@@ -21,8 +21,8 @@ from typing import Any, Callable
 import numpy as np
 from faster_whisper.audio import decode_audio
 
-from pipeline.asr_models import resolve_speech_model
-from pipeline.whisper import HOP, ShortWindowWhisper, WindowJob, encoder_width
+from streamtwin.speech.asr_models import resolve_speech_model
+from streamtwin.speech.whisper import HOP, ShortWindowWhisper, WindowJob, encoder_width
 
 from .virtual_clock import DECODE_COST, DecodeCost
 

@@ -43,10 +43,10 @@ import zlib
 from typing import Any, AsyncIterator
 
 from bench.viewers import ViewerProcess, account, cpu_s, peak_rss_mb
-from pipeline.llm.base import ChatRequest, Delta, Finished, StreamItem
-from pipeline.policy.prompt import content_text
-from pipeline.policy.twin import empty_state
-from pipeline.prompts import COMMENT_INSTRUCTION
+from streamtwin.llm.backend import ChatRequest, Delta, Finished, StreamItem
+from streamtwin.assistant.prompt_layout import content_text
+from streamtwin.twin.model import empty_state
+from streamtwin.assistant.prompts import COMMENT_INSTRUCTION
 
 TARGET_ONE_VIEWER_TOKENS_PER_S = 1_000_000
 TARGET_ONE_VIEWER_P99_MS = 10.0
@@ -117,9 +117,9 @@ async def raw_rate(backend: FastBackend, tokens: int, tries: int = 3) -> dict[st
 
 
 async def run_one(viewers: int, tokens: int, burst: int, token_chars: int, rate: float | None) -> dict[str, Any]:
-    from pipeline.config import Config
-    from pipeline.events import TranscriptFinal
-    from pipeline.server import Server, make_session_factory
+    from streamtwin.config import Config
+    from streamtwin.events import TranscriptFinal
+    from streamtwin.service.server import Server, make_session_factory
 
     tokens = -(-tokens // VOCABULARY) * VOCABULARY  # whole bursts (burst divides the vocabulary)
     backend = FastBackend(burst, token_chars, tokens, rate)

@@ -4,7 +4,7 @@
                              [--frames-per-s 500]
 
 Without ``--redis`` a redis-server is started on a free loopback port (persistence off).  One node's
-:class:`~pipeline.eventlog.writer.LogWriter` appends ``assistant.delta`` frames (``--tokens-per-frame``
+:class:`~streamtwin.eventlog.writer.LogWriter` appends ``assistant.delta`` frames (``--tokens-per-frame``
 tokens of 4 characters, as the session's coalescer merges them; ``--frames-per-s`` of them, 0: as fast as
 Redis takes them), while a second node (another client, in this process) follows the session's log with
 ``XREAD BLOCK``.  The defaults are the target: 500 frames of 2,000 tokens a second, 1,000,000 tokens/s.
@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pipeline.eventlog.follow import follow
-from pipeline.eventlog.redis_store import RedisStore
-from pipeline.eventlog.writer import LogWriter
-from pipeline.events import AssistantDelta, encode
-from pipeline.policy.resume import ResumeFeed
+from streamtwin.eventlog.follow import follow
+from streamtwin.eventlog.redis_store import RedisStore
+from streamtwin.eventlog.writer import LogWriter
+from streamtwin.events import AssistantDelta, encode
+from streamtwin.eventlog.resume import ResumeFeed
 
 SESSION = "bench"
 

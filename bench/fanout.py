@@ -70,9 +70,9 @@ async def run(
 async def run_nodes(
     viewers: int, seconds: float, token_chars: int, burst: int, nodes: int, redis: str, rate: float | None
 ) -> dict[str, Any]:
-    from pipeline.config import Config
-    from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted
-    from pipeline.server import Server
+    from streamtwin.config import Config
+    from streamtwin.events import AssistantDelta, AssistantDone, AssistantStarted
+    from streamtwin.service.server import Server
 
     # No publisher ever offers here: the offer timeout must not end the bench's session.
     config = Config(

@@ -111,8 +111,8 @@ async def one_flood(server: Any, name: str, target: Any, seconds: float, every: 
 
 
 async def run(seconds: float, every: float) -> dict[str, Any]:
-    from pipeline.config import Config
-    from pipeline.server import Server
+    from streamtwin.config import Config
+    from streamtwin.service.server import Server
 
     server = Server(replace(Config(), host="127.0.0.1", port=0, llm="none"))
     await server.start()

@@ -39,8 +39,8 @@ def publisher_process(url: str, source: str, conn: Any) -> None:
 async def _publish(url: str, source: str, conn: Any) -> None:
     from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
-    from pipeline.publisher import Publication, open_player
-    from pipeline.webrtc import MediaClock, use_loopback_candidates
+    from streamtwin.media.publisher import Publication, open_player
+    from streamtwin.service.webrtc import MediaClock, use_loopback_candidates
 
     class Clocked(MediaStreamTrack):
         """Passes frames through, noting when each was handed to the encoder (the media clock's origin)."""
@@ -88,9 +88,9 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
 
 async def serve_on_loopback(config: Any) -> tuple[Any, Any]:
     """A server (and its LLM backend, started) in this process; WebRTC limited to 127.0.0.1."""
-    from pipeline.llm.factory import make_backend
-    from pipeline.server import Server, make_session_factory
-    from pipeline.webrtc import use_loopback_candidates
+    from streamtwin.llm.factory import make_backend
+    from streamtwin.service.server import Server, make_session_factory
+    from streamtwin.service.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
     backend = make_backend(config)
@@ -161,7 +161,7 @@ async def run(source: str, config: Any) -> dict[str, Any]:
 
 
 def main() -> None:
-    from pipeline.config import Config
+    from streamtwin.config import Config
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("source", nargs="?", default="samples/meeting.wav", choices=[f"samples/{n}" for n in SCRIPTS])

@@ -33,13 +33,13 @@ from typing import Any, AsyncIterator
 
 import numpy as np
 
-from pipeline.assistant import Assistant
-from pipeline.prompts import COMMENT_INSTRUCTION, SYSTEM_PROMPT
-from pipeline.bus import EventBus
-from pipeline.config import Config
-from pipeline.events import AssistantDelta, AssistantDone, Event, TranscriptFinal
-from pipeline.llm.base import ChatRequest, Delta, Finished, LLMError, StreamItem
-from pipeline.policy.context import ContextWindow
+from streamtwin.assistant.adapter import Assistant
+from streamtwin.assistant.prompts import COMMENT_INSTRUCTION, SYSTEM_PROMPT
+from streamtwin.bus import EventBus
+from streamtwin.config import Config
+from streamtwin.events import AssistantDelta, AssistantDone, Event, TranscriptFinal
+from streamtwin.llm.backend import ChatRequest, Delta, Finished, LLMError, StreamItem
+from streamtwin.assistant.context import ContextWindow
 
 TARGET_P99_MS = 2.0
 TOKEN = " token"
@@ -146,7 +146,7 @@ async def time_to_first_token(backend: Any, messages: list[dict[str, Any]]) -> t
 
 async def bench_local(model: str, rounds: int, front_tokens: int) -> dict[str, Any]:
     try:
-        from pipeline.llm.local_backend import LocalBackend
+        from streamtwin.llm.local_backend import LocalBackend
     except ImportError as exc:
         print(f"local: skipped, LocalBackend does not import ({exc})")
         return {"skipped": f"LocalBackend does not import: {exc}"}

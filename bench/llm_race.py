@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.llm.base import Backend, ChatRequest, Delta
-from pipeline.llm.failover import FailoverBackend
-from pipeline.llm.groq_backend import GroqBackend
-from pipeline.llm.openai_backend import OpenAIBackend
+from streamtwin.llm.backend import Backend, ChatRequest, Delta
+from streamtwin.llm.failover import FailoverBackend
+from streamtwin.llm.groq_backend import GroqBackend
+from streamtwin.llm.openai_backend import OpenAIBackend
 from tests.fakes.openai_server import FakeLLMServer, Reply
 
 MESSAGES = [{"role": "system", "content": "You follow a live meeting."}, {"role": "user", "content": "Go on."}]

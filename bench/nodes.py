@@ -15,7 +15,7 @@ START_TIMEOUT_S = 120.0  # the node loads the speech model before it listens
 class ServeProcess:
     """One node: ``python -m MODULE serve --port 0 ARGS...``; :attr:`port` once :meth:`start` returned."""
 
-    def __init__(self, *args: str, module: str = "pipeline", env: dict[str, str] | None = None):
+    def __init__(self, *args: str, module: str = "streamtwin", env: dict[str, str] | None = None):
         self.args = args
         self.module = module
         self.env = env or {}

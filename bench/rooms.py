@@ -76,8 +76,8 @@ def publishers_process(url: str, tracks: dict[str, Path], conn: Any) -> None:
 
 
 async def _publish_room(url: str, tracks: dict[str, Path], conn: Any) -> None:
-    from pipeline.publisher import Publication, open_player
-    from pipeline.webrtc import use_loopback_candidates
+    from streamtwin.media.publisher import Publication, open_player
+    from streamtwin.service.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
     names = list(tracks)
@@ -103,9 +103,9 @@ def true_speaker(local_time: float) -> str:
 
 
 async def trial(config: Any, tracks: dict[str, Path]) -> dict[str, Any]:
-    from pipeline.events import SessionEnded, TranscriptFinal
-    from pipeline.server import Server
-    from pipeline.webrtc import use_loopback_candidates
+    from streamtwin.events import SessionEnded, TranscriptFinal
+    from streamtwin.service.server import Server
+    from streamtwin.service.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
     # Measuring the engine, not admission: measured capacity (max_speech_load) would refuse the sessions.
@@ -181,8 +181,8 @@ async def trial(config: Any, tracks: dict[str, Path]) -> dict[str, Any]:
 
 
 def main() -> None:
-    from pipeline.config import Config
-    from pipeline.engine import engine_threads, load_engine
+    from streamtwin.config import Config
+    from streamtwin.speech.engine import engine_threads, load_engine
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit-p90", type=float, default=2.0, help="seconds of p90 commit latency that still count")

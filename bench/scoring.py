@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from pipeline.policy.heard import key_words, name_tokens, names_nobody
+from streamtwin.twin.heard import key_words, name_tokens, names_nobody
 
 
 @dataclass

@@ -59,8 +59,8 @@ def publishers_process(url: str, source: str, count: int, conn: Any, stagger_s: 
 async def _publish_many(url: str, source: str, count: int, conn: Any, stagger_s: float = 0.0) -> None:
     """Play ``source`` to ``url`` ``count`` times at once, the k-th starting k * ``stagger_s`` after the
     first; sends each publication's end time (or its error) through ``conn``."""
-    from pipeline.publisher import Publication, open_player
-    from pipeline.webrtc import use_loopback_candidates
+    from streamtwin.media.publisher import Publication, open_player
+    from streamtwin.service.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
 
@@ -123,9 +123,9 @@ class CpuSplit:
 
 
 async def trial(count: int, source: str, config: Any, stagger_s: float = 0.0) -> dict[str, Any]:
-    from pipeline.events import SessionEnded, TranscriptFinal
-    from pipeline.server import Server
-    from pipeline.webrtc import use_loopback_candidates
+    from streamtwin.events import SessionEnded, TranscriptFinal
+    from streamtwin.service.server import Server
+    from streamtwin.service.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
     # Measuring the engine, not admission: measured capacity (max_speech_load) would refuse the sessions.
@@ -237,8 +237,8 @@ def keeps_up(result: dict[str, Any], count: int, limit: float) -> bool:
 
 
 def main() -> None:
-    from pipeline.config import Config
-    from pipeline.engine import engine_threads, load_engine
+    from streamtwin.config import Config
+    from streamtwin.speech.engine import engine_threads, load_engine
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--source", default="samples/meeting.mp4")

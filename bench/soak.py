@@ -66,8 +66,8 @@ def publisher_process(url: str) -> None:
 
     aiortc's MediaPlayer(loop=True) restarts timestamps at every loop (and ended the session here),
     so the tracks are made here: 20 ms frames of the decoded sample with steadily growing timestamps."""
-    from pipeline.publisher import Publication
-    from pipeline.webrtc import use_loopback_candidates
+    from streamtwin.media.publisher import Publication
+    from streamtwin.service.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
     audio, video = looped_tracks()
@@ -281,8 +281,8 @@ def jemalloc_split(symbols: Any) -> dict[str, float]:
 
 
 def malloc_split() -> dict[str, float]:
-    """The split from whichever malloc serves this process (see :mod:`pipeline.memory`); empty for others."""
-    from pipeline.memory import glibc, jemalloc
+    """The split from whichever malloc serves this process (see :mod:`streamtwin.service.native_memory`); empty for others."""
+    from streamtwin.service.native_memory import glibc, jemalloc
 
     symbols = jemalloc()
     return jemalloc_split(symbols) if symbols is not None else glibc_split(glibc())
@@ -309,8 +309,8 @@ def pct(figures: Figures, q: float) -> float | None:
 
 async def run(minutes: float, every: float, warmup: float, llm: str, llm_model: str, flood: bool) -> dict[str, Any]:
     from bench.live_latency import serve_on_loopback
-    from pipeline.config import Config
-    from pipeline.engine import load_engine
+    from streamtwin.config import Config
+    from streamtwin.speech.engine import load_engine
 
     # STREAMTWIN_* settings apply (e.g. STREAMTWIN_MALLOC_MMAP_THRESHOLD), as they would to serve.
     config = replace(Config.from_sources(), host="127.0.0.1", port=0, llm=llm, llm_model=llm_model)
@@ -385,9 +385,9 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
     log.setLevel(logging.INFO)
-    logging.getLogger("pipeline.memory").setLevel(logging.INFO)
-    from pipeline.config import Config
-    from pipeline.memory import use_allocator
+    logging.getLogger("streamtwin.service.native_memory").setLevel(logging.INFO)
+    from streamtwin.config import Config
+    from streamtwin.service.native_memory import use_allocator
 
     use_allocator(Config.from_sources().allocator)  # the server runs in this process: the allocator serve has
     result = asyncio.run(run(args.minutes, args.every, args.warmup, args.llm, args.llm_model, args.flood))

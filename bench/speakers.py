@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-import pipeline
-from pipeline import voice_encoder as ve
+import streamtwin
+from streamtwin.speakers import encoder as ve
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -74,12 +74,12 @@ async def run_one(audio: Path, turns: list[dict[str, Any]], asr_model: str) -> d
     finals = []
     stats: dict[str, Any] = {}
     started = time.perf_counter()
-    async for event in pipeline.stream(
+    async for event in streamtwin.stream(
         str(audio), realtime=False, llm="none", vision=False, speakers="voice", asr_model=asr_model
     ):
-        if isinstance(event, pipeline.TranscriptFinal):
+        if isinstance(event, streamtwin.TranscriptFinal):
             finals.append(event)
-        elif isinstance(event, pipeline.SessionEnded):
+        elif isinstance(event, streamtwin.SessionEnded):
             stats = event.stats
     label_of = {f.utterance: f.speaker for f in finals if f.utterance_end}
     words = [

@@ -13,7 +13,7 @@ import json
 from collections.abc import Container
 from pathlib import Path
 
-from pipeline.wer import normalise
+from streamtwin.speech.wer import normalise
 
 
 def word_key(text: str) -> str:

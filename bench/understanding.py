@@ -36,14 +36,14 @@ import jsonpatch
 
 from bench.scoring import Score, score_conversation
 from bench.speakers import attribution, true_speaker
-from pipeline.config import Config
-from pipeline.events import (
+from streamtwin.config import Config
+from streamtwin.events import (
     AssistantDelta, AssistantDone, AssistantStarted, Event, TranscriptFinal, TranscriptRevised, TwinPatch, TwinState,
 )
-from pipeline.ingest import MediaReader
-from pipeline.llm.factory import make_backend
-from pipeline.policy.heard import key_words
-from pipeline.session import Session, run_reader
+from streamtwin.media.ingest import MediaReader
+from streamtwin.llm.factory import make_backend
+from streamtwin.twin.heard import key_words
+from streamtwin.session import Session, run_reader
 
 EVAL = Path(__file__).resolve().parent.parent / "samples" / "eval"
 

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.config import Config
-from pipeline.engine import EngineClient, SpeechEngine
-from pipeline.events import Event
-from pipeline.speech import SpeechStage
-from pipeline.whisper import FULL_FRAMES, HOP, WindowJob, encoder_width
+from streamtwin.config import Config
+from streamtwin.speech.engine import EngineClient, SpeechEngine
+from streamtwin.events import Event
+from streamtwin.speech.speech_stage import SpeechStage
+from streamtwin.speech.whisper import FULL_FRAMES, HOP, WindowJob, encoder_width
 
 FRAME_S = 0.02  # audio arrives as 20 ms frames, as from WebRTC
 

@@ -24,9 +24,9 @@ from pathlib import Path
 import av
 import numpy as np
 
-from pipeline.config import Config
-from pipeline.policy.frames import FEATURE_HEIGHT, FEATURE_WIDTH, compute_features
-from pipeline.vision import VisionStage
+from streamtwin.config import Config
+from streamtwin.vision.frames import FEATURE_HEIGHT, FEATURE_WIDTH, compute_features
+from streamtwin.vision.vision_stage import VisionStage
 from tests.media import decoded_frames, lavfi_video
 
 INPUT_FPS = 30

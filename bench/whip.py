@@ -63,10 +63,10 @@ async def one_round(server, http) -> dict[str, float]:
 async def main(rounds: int) -> dict[str, object]:
     import httpx
 
-    from pipeline.config import Config
-    from pipeline.engine import load_engine
-    from pipeline.server import Server
-    from pipeline.webrtc import use_loopback_candidates
+    from streamtwin.config import Config
+    from streamtwin.speech.engine import load_engine
+    from streamtwin.service.server import Server
+    from streamtwin.service.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
     config = replace(Config(llm="none", host="127.0.0.1", port=0), asr_model="tiny.en", asr_language="en", vision=False)

@@ -17,7 +17,7 @@ import wave
 
 import numpy as np
 
-import pipeline
+import streamtwin
 
 CHUNK_S = 0.5
 
@@ -36,18 +36,18 @@ def camera_frame(seconds: float) -> np.ndarray:
     return frame
 
 
-async def print_events(session: pipeline.PushSession) -> None:
+async def print_events(session: streamtwin.PushSession) -> None:
     async for event in session.events():
-        if isinstance(event, pipeline.TranscriptFinal) and event.text:
+        if isinstance(event, streamtwin.TranscriptFinal) and event.text:
             print(f"{event.start:6.1f} s  {event.text}")
-        elif isinstance(event, pipeline.VisionObservation):
+        elif isinstance(event, streamtwin.VisionObservation):
             print(f"{event.media_time:6.1f} s  [seen: {event.kind}]")
 
 
 async def main(path: str) -> None:
     audio = read_wav(path)
     step = int(CHUNK_S * 16_000)
-    async with pipeline.PushSession(llm="none") as session:
+    async with streamtwin.PushSession(llm="none") as session:
         printer = asyncio.create_task(print_events(session))
         for offset in range(0, len(audio), step):
             seconds = offset / 16_000

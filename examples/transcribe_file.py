@@ -3,7 +3,7 @@
     pip install .        # once, from the repository
     python examples/transcribe_file.py samples/meeting.wav
 
-Options are Config fields as keywords (see pipeline/config.py); each also reads STREAMTWIN_<NAME>,
+Options are Config fields as keywords (see streamtwin/config.py); each also reads STREAMTWIN_<NAME>,
 so `STREAMTWIN_ASR_MODEL=tiny.en python examples/transcribe_file.py ...` picks the faster model.
 """
 
@@ -12,14 +12,14 @@ from __future__ import annotations
 import asyncio
 import sys
 
-import pipeline
+import streamtwin
 
 
 async def transcribe(path: str) -> None:
     paragraph: list[str] = []
     started_at = 0.0
-    async for event in pipeline.stream(path, llm="none", realtime=False):
-        if isinstance(event, pipeline.TranscriptFinal):
+    async for event in streamtwin.stream(path, llm="none", realtime=False):
+        if isinstance(event, streamtwin.TranscriptFinal):
             if event.text and not paragraph:
                 started_at = event.start
             if event.text:
@@ -28,7 +28,7 @@ async def transcribe(path: str) -> None:
                 minutes, seconds = divmod(int(started_at), 60)
                 print(f"[{minutes:02d}:{seconds:02d}] {' '.join(paragraph)}")
                 paragraph = []
-        elif isinstance(event, pipeline.SessionEnded):
+        elif isinstance(event, streamtwin.SessionEnded):
             print(f"({event.stats['audio_s']:.1f} s of audio, real-time factor {event.stats['rtf']})")
 
 

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # Media tools for the samples and test media; Chromium and iproute2 (`ip`, for its loopback-only
 # network namespace) for the browser test; redis-server for the event-log tests (each starts its own on a
 # free loopback port, persistence off, in a temp dir: tests/redis_server.py); libjemalloc2, the allocator
-# `run` and `serve` start with when it is installed (pipeline/memory.py; redis-server brings it too).
+# `run` and `serve` start with when it is installed (streamtwin/service/native_memory.py; redis-server brings it too).
 debs=(espeak-ng ffmpeg sox chromium iproute2 redis-server libjemalloc2)
 missing=()
 for deb in "${debs[@]}"; do

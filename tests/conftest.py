@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from pipeline.api import stream
-from pipeline.config import Config
-from pipeline.events import Event
-from pipeline.server import Server, SessionFactory
-from pipeline.webrtc import use_loopback_candidates
+from streamtwin.api import stream
+from streamtwin.config import Config
+from streamtwin.events import Event
+from streamtwin.service.server import Server, SessionFactory
+from streamtwin.service.webrtc import use_loopback_candidates
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ async def make_server() -> AsyncIterator[ServerFactory]:
 
 @pytest.fixture(scope="session")
 def meeting_events() -> list[Event]:
-    """The events of samples/meeting.wav through the small speech model (``pipeline.stream``), with the
+    """The events of samples/meeting.wav through the small speech model (``streamtwin.stream``), with the
     twin kept by the rules alone (no LLM): real finals, partials and twin patches for the output tests."""
 
     async def run() -> list[Event]:

@@ -100,9 +100,9 @@ def http_request(rng: random.Random, port: int) -> bytes:
     """One raw HTTP request: traversal, odd targets, huge or doubled headers, garbage."""
     host = f"127.0.0.1:{port}"
     target = rng.choice([
-        "/", "//[x", "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fpipeline/server.py", "/%00",
+        "/", "//[x", "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fstreamtwin/service/server.py", "/%00",
         "/app.js?" + "a" * 5000, "/ws", "/healthz", "/metrics", "/" + "a/" * 2000, "*", "http://evil/", "/%ff%fe",
-        "/web/../README.md", "/index.html%00.js", "/\\..\\pipeline\\server.py",
+        "/web/../README.md", "/index.html%00.js", "/\\..\\streamtwin\\service\\server.py",
         "/whip", "/whip/abc", "/whip/../ws", "/whip?" + "w" * 5000,
     ])
     headers = [f"Host: {rng.choice([host, 'evil.example', '', host + ':1', '[::1', 'localhost'])}"]
@@ -201,7 +201,7 @@ if __name__ == "__main__":
     import argparse
     import asyncio
 
-    from pipeline.webrtc import use_loopback_candidates
+    from streamtwin.service.webrtc import use_loopback_candidates
 
     parser = argparse.ArgumentParser(description="Fuzz a streamtwin server's /ws; prints one JSON line.")
     parser.add_argument("url")

@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from pipeline.config import Config
-from pipeline.publisher import stream
-from pipeline.webrtc import use_loopback_candidates
+from streamtwin.config import Config
+from streamtwin.media.publisher import stream
+from streamtwin.service.webrtc import use_loopback_candidates
 
 if __name__ == "__main__":
     use_loopback_candidates()

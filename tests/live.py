@@ -12,7 +12,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from pipeline.server import Server
+from streamtwin.service.server import Server
 
 RECV_TIMEOUT_S = 30.0
 

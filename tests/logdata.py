@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from pipeline.eventlog.base import EventStore
-from pipeline.eventlog.tail import Tails
-from pipeline.events import SessionEnded, TranscriptFinal, encode
-from pipeline.policy.resume import Gap
+from streamtwin.eventlog.store import EventStore
+from streamtwin.eventlog.tail import Tails
+from streamtwin.events import SessionEnded, TranscriptFinal, encode
+from streamtwin.eventlog.resume import Gap
 
 TIMEOUT_S = 60.0  # bounds a hung test; never a timing assertion
 
@@ -28,7 +28,7 @@ def ended(session: str, seq: int) -> bytes:
 
 
 async def watch(store: EventStore, session: str, resume_from: int | None, **follow_options: Any) -> list[bytes | Gap]:
-    """What one viewer fed from the log is sent (:class:`~pipeline.eventlog.tail.LogFeed`), to the end."""
+    """What one viewer fed from the log is sent (:class:`~streamtwin.eventlog.tail.LogFeed`), to the end."""
     got: list[bytes | Gap] = []
 
     async def room() -> None:

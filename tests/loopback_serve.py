@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sys
 
-from pipeline.cli import main
-from pipeline.webrtc import use_loopback_candidates
+from streamtwin.cli.main import main
+from streamtwin.service.webrtc import use_loopback_candidates
 
 if __name__ == "__main__":
     use_loopback_candidates()

@@ -21,9 +21,9 @@ import threading
 import tracemalloc
 from pathlib import Path
 
-from pipeline.config import Config
-from pipeline.server import Server
-from pipeline.webrtc import use_loopback_candidates
+from streamtwin.config import Config
+from streamtwin.service.server import Server
+from streamtwin.service.webrtc import use_loopback_candidates
 from tests.live import hello, open_ws
 
 ROOT = Path(__file__).resolve().parent.parent

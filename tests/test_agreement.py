@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pipeline.events import TranscriptFinal, TranscriptPartial
-from pipeline.policy.agreement import DecodeRequest, StreamingTranscriber
-from pipeline.policy.hypotheses import LocalAgreement, Word
-from pipeline.policy.endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
-from pipeline.policy.revision import Revisions
-from pipeline.policy.transcript_out import TranscriptOut
+from streamtwin.events import TranscriptFinal, TranscriptPartial
+from streamtwin.speech.agreement import DecodeRequest, StreamingTranscriber
+from streamtwin.speech.hypotheses import LocalAgreement, Word
+from streamtwin.speech.endpoint import Endpointer, SpeechEnd, SpeechPause, SpeechStart
+from streamtwin.speech.revision import Revisions
+from streamtwin.speech.transcript_out import TranscriptOut
 
 WINDOW = 0.032
 
@@ -408,7 +408,7 @@ def test_window_cap_forces_commits_and_trims():
 
 
 def test_invented_segments_are_dropped_before_agreement():
-    from pipeline.policy.hypotheses import DecodedSegment, speech_words
+    from streamtwin.speech.hypotheses import DecodedSegment, speech_words
 
     real = DecodedSegment([(" Good", 0.0, 0.4, 0.45), (" morning.", 0.4, 0.7, 0.99)], no_speech_prob=0.09)
     thank_you = DecodedSegment([(" Thank", 0.7, 0.74, 0.05), (" you.", 0.74, 0.78, 0.98)], no_speech_prob=0.53)
@@ -417,7 +417,7 @@ def test_invented_segments_are_dropped_before_agreement():
 
 
 def test_a_window_joined_mid_sentence_is_still_speech():
-    from pipeline.policy.hypotheses import DecodedSegment, speech_words
+    from streamtwin.speech.hypotheses import DecodedSegment, speech_words
 
     # Measured: audio starting mid-word scores no-speech 0.49, but its words are confident.
     joined = DecodedSegment([(" Everyone,", 0.0, 0.3, 0.71), (" let's", 0.3, 0.5, 0.9), (" start", 0.5, 0.9, 0.88)], 0.49)
@@ -491,7 +491,7 @@ def test_a_held_utterance_is_flushed_when_the_source_ends():
 
 def test_joined_words_never_hold_a_double_space():
     """A decoder forced through a prefix may start with a space token of its own (seen: "I think  the")."""
-    from pipeline.policy.hypotheses import join_words
+    from streamtwin.speech.hypotheses import join_words
 
     assert join_words(words(("I", 0.0, 0.1), (" think", 0.1, 0.2), ("  the", 0.2, 0.3))) == "I think the"
 

@@ -1,4 +1,4 @@
-from pipeline.policy.answers import (
+from streamtwin.assistant.answers import (
     ACTION_ITEMS,
     DECISIONS,
     OPEN_QUESTIONS,
@@ -6,8 +6,8 @@ from pipeline.policy.answers import (
     compose_from_twin,
     question_kind,
 )
-from pipeline.policy.heard import HeardIndex
-from pipeline.policy.twin import empty_state
+from streamtwin.twin.heard import HeardIndex
+from streamtwin.twin.model import empty_state
 
 HEARD = HeardIndex.of(
     "[1.0s] Carol, please fix the search page by Wednesday.\n"
@@ -70,7 +70,7 @@ def test_bad_answers_say_why():
 
 
 def test_without_a_model_a_question_is_answered_by_quoting_what_was_said():
-    from pipeline.policy.answers import quote_answer
+    from streamtwin.assistant.answers import quote_answer
 
     heard = HeardIndex.of(
         "I will send you a new router, and it will arrive on Thursday.\n"
@@ -84,7 +84,7 @@ def test_without_a_model_a_question_is_answered_by_quoting_what_was_said():
 
 
 def test_a_when_question_is_answered_by_the_line_that_names_a_day_not_by_a_question():
-    from pipeline.policy.answers import quote_answer
+    from streamtwin.assistant.answers import quote_answer
 
     heard = HeardIndex.of(
         "For next week, everyone please read chapter 5. The quiz is on Monday.\n"
@@ -107,7 +107,7 @@ def test_an_answer_that_only_echoes_the_question_is_rejected_but_yes_is_an_answe
 
 
 def test_a_question_about_one_task_is_answered_from_that_item_of_the_twin():
-    from pipeline.policy.answers import twin_answer
+    from streamtwin.assistant.answers import twin_answer
 
     assert twin_answer("Assistant, who is fixing the search page?", STATE) == (
         "Action items: Carol: fix the search page (due Wednesday)."
@@ -157,7 +157,7 @@ def test_a_number_must_count_what_it_was_said_of():
 
 
 def test_a_question_about_a_person_wants_an_answer_about_them_and_the_twin_answers_with_their_tasks():
-    from pipeline.policy.answers import twin_answer
+    from streamtwin.assistant.answers import twin_answer
 
     question = "Assistant, what is Carol working on today?"
     # Measured (Qwen 1.5B, stand-up): "what is Tom working on?" answered with Mike's blocker.

@@ -1,4 +1,4 @@
-"""The Python API: `pipeline.stream` and `pipeline.PushSession` on real audio and the real speech model,
+"""The Python API: `streamtwin.stream` and `streamtwin.PushSession` on real audio and the real speech model,
 and the examples in examples/ run as a user would run them."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import pipeline
-from pipeline.ingest import IngestError
-from pipeline.wer import normalise, word_error_rate
+import streamtwin
+from streamtwin.media.ingest import IngestError
+from streamtwin.speech.wer import normalise, word_error_rate
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -35,36 +35,36 @@ def read_wav(path: Path) -> np.ndarray:
 
 
 def test_stream_yields_typed_events_from_start_to_end(meeting_events):
-    # meeting_events (conftest.py) is `pipeline.stream(samples/meeting.wav, ...)` collected.
-    assert all(isinstance(event, pipeline.Event) for event in meeting_events)
-    assert isinstance(meeting_events[0], pipeline.SessionStarted)
-    assert isinstance(meeting_events[-1], pipeline.SessionEnded)
+    # meeting_events (conftest.py) is `streamtwin.stream(samples/meeting.wav, ...)` collected.
+    assert all(isinstance(event, streamtwin.Event) for event in meeting_events)
+    assert isinstance(meeting_events[0], streamtwin.SessionStarted)
+    assert isinstance(meeting_events[-1], streamtwin.SessionEnded)
     assert [e.seq for e in meeting_events] == list(range(1, len(meeting_events) + 1))
     assert {e.session for e in meeting_events} == {meeting_events[0].session}
-    finals = [e for e in meeting_events if isinstance(e, pipeline.TranscriptFinal)]
+    finals = [e for e in meeting_events if isinstance(e, streamtwin.TranscriptFinal)]
     heard = normalise(" ".join(f.text for f in finals))
     assert word_error_rate(reference("meeting.txt"), heard) <= 0.15, heard
-    assert any(isinstance(e, pipeline.TwinPatch) for e in meeting_events)  # the rules kept a twin
+    assert any(isinstance(e, streamtwin.TwinPatch) for e in meeting_events)  # the rules kept a twin
 
 
 async def test_stream_raises_for_a_source_it_cannot_open(tmp_path):
     with pytest.raises(IngestError) as raised:
-        async for _ in pipeline.stream(tmp_path / "missing.wav", **FAST):
+        async for _ in streamtwin.stream(tmp_path / "missing.wav", **FAST):
             pytest.fail("no event comes from a missing file")
     assert raised.value.code == "not_found"
 
 
 async def test_a_misspelt_option_is_an_error():
     with pytest.raises(TypeError, match="asr_modle"):
-        async for _ in pipeline.stream(SAMPLES / "meeting.wav", asr_modle="tiny.en"):
+        async for _ in streamtwin.stream(SAMPLES / "meeting.wav", asr_modle="tiny.en"):
             pass
 
 
 async def test_closing_the_stream_early_stops_the_source():
     finals = 0
-    async with aclosing(pipeline.stream(SAMPLES / "meeting.wav", realtime=False, **FAST)) as events:
+    async with aclosing(streamtwin.stream(SAMPLES / "meeting.wav", realtime=False, **FAST)) as events:
         async for event in events:
-            if isinstance(event, pipeline.TranscriptFinal) and event.text:
+            if isinstance(event, streamtwin.TranscriptFinal) and event.text:
                 finals += 1
                 break
     assert finals == 1
@@ -79,13 +79,13 @@ async def test_closing_the_stream_early_stops_the_source():
 async def test_push_session_takes_numpy_audio_and_frames():
     audio = read_wav(SAMPLES / "standup.wav")
     step = 8000  # 0.5 s
-    events: list[pipeline.Event] = []
+    events: list[streamtwin.Event] = []
 
-    async def read(session: pipeline.PushSession) -> None:
+    async def read(session: streamtwin.PushSession) -> None:
         async for event in session.events():
             events.append(event)
 
-    async with pipeline.PushSession(**FAST) as session:
+    async with streamtwin.PushSession(**FAST) as session:
         reader = asyncio.create_task(read(session))
         for offset in range(0, len(audio), step):
             seconds = offset / 16_000
@@ -100,16 +100,16 @@ async def test_push_session_takes_numpy_audio_and_frames():
     stats = await session.end()  # ending again is harmless and says the same
     await reader
 
-    assert isinstance(events[0], pipeline.SessionStarted) and isinstance(events[-1], pipeline.SessionEnded)
+    assert isinstance(events[0], streamtwin.SessionStarted) and isinstance(events[-1], streamtwin.SessionEnded)
     assert stats == events[-1].stats and stats["audio_s"] == pytest.approx(len(audio) / 16_000, abs=0.05)
-    heard = normalise(" ".join(e.text for e in events if isinstance(e, pipeline.TranscriptFinal)))
+    heard = normalise(" ".join(e.text for e in events if isinstance(e, streamtwin.TranscriptFinal)))
     assert word_error_rate(reference("standup.txt"), heard) <= 0.35, heard
-    cuts = [e.media_time for e in events if isinstance(e, pipeline.VisionObservation) and e.kind == "scene_change"]
+    cuts = [e.media_time for e in events if isinstance(e, streamtwin.VisionObservation) and e.kind == "scene_change"]
     assert cuts and all(abs(cut - 10.0) <= 0.5 for cut in cuts), cuts
 
 
 def test_push_session_must_start_before_media():
-    session = pipeline.PushSession(**FAST)
+    session = streamtwin.PushSession(**FAST)
     with pytest.raises(RuntimeError, match="has not started"):
         session.push_video(np.zeros((8, 8, 3), dtype=np.uint8), 0.0)
 

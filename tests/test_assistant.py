@@ -8,10 +8,10 @@ from typing import Callable
 import jsonpatch
 import pytest
 
-from pipeline.assistant import Assistant
-from pipeline.bus import EventBus
-from pipeline.config import Config
-from pipeline.events import (
+from streamtwin.assistant.adapter import Assistant
+from streamtwin.bus import EventBus
+from streamtwin.config import Config
+from streamtwin.events import (
     AssistantDelta,
     AssistantDone,
     AssistantStarted,
@@ -24,8 +24,8 @@ from pipeline.events import (
     TwinState,
     VisionObservation,
 )
-from pipeline.llm.base import ChatRequest, LLMError
-from pipeline.policy.twin import empty_state
+from streamtwin.llm.backend import ChatRequest, LLMError
+from streamtwin.twin.model import empty_state
 from tests.fakes.scripted_backend import Reply, ScriptedBackend, is_twin_request, last_user_text
 
 pytestmark = pytest.mark.asyncio
@@ -681,7 +681,7 @@ async def test_without_a_model_the_twin_comes_from_the_rules_and_answers_from_th
 
 
 async def test_the_task_names_the_language_spoken():
-    from pipeline.prompts import QUESTION_INSTRUCTION, in_language
+    from streamtwin.assistant.prompts import QUESTION_INSTRUCTION, in_language
 
     task = in_language(QUESTION_INSTRUCTION.format(question="Assistent, was sind die Aufgaben?"), "de")
     assert task.endswith("The conversation is in German: reply in German.")

@@ -6,8 +6,8 @@ import av
 import numpy as np
 import pytest
 
-from pipeline.audio import SAMPLE_RATE, AudioBuffer, AudioConverter
-from pipeline.ingest import AudioChunk, MediaReader
+from streamtwin.media.audio import SAMPLE_RATE, AudioBuffer, AudioConverter
+from streamtwin.media.ingest import AudioChunk, MediaReader
 
 
 def tone(rate: int, seconds: float, freq: float = 440.0) -> np.ndarray:

@@ -18,7 +18,7 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "pipeline", "run", *args, "--format", "jsonl", "--llm", "none"],
+        [sys.executable, "-m", "streamtwin", "run", *args, "--format", "jsonl", "--llm", "none"],
         capture_output=True, text=True, timeout=timeout,
     )
 
@@ -140,8 +140,8 @@ def test_a_language_an_english_only_model_cannot_transcribe():
 
 def test_a_corrupt_model_join_is_refused_and_never_cached(tmp_path):
     """Part packages whose bytes do not hash to the pinned model (a bad or tampered upload)."""
-    from pipeline.asr_models import WHISPER_BASE
-    from pipeline.packaged import package_dir
+    from streamtwin.speech.asr_models import WHISPER_BASE
+    from streamtwin.packaged import package_dir
 
     fakes = tmp_path / "site"
     for number, package in enumerate(WHISPER_BASE.packages, 1):
@@ -156,7 +156,7 @@ def test_a_corrupt_model_join_is_refused_and_never_cached(tmp_path):
                 (data / name).write_bytes((real / "data" / name).read_bytes())
     cache = tmp_path / "cache"
     result = subprocess.run(
-        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl", "--llm", "none"],
+        [sys.executable, "-m", "streamtwin", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl", "--llm", "none"],
         capture_output=True, text=True, timeout=120,
         env={**os.environ, "PYTHONPATH": f"{fakes}{os.pathsep}{Path.cwd()}", "STREAMTWIN_CACHE": str(cache)},
     )

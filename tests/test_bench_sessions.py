@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
-import pipeline.publisher
-import pipeline.webrtc
+import streamtwin.media.publisher
+import streamtwin.service.webrtc
 from bench.sessions import CpuSplit, _publish_many
 
 
@@ -62,9 +62,9 @@ async def test_staggered_publishers_start_one_after_another(monkeypatch):
         def send(self, value):
             self.sent = value
 
-    monkeypatch.setattr(pipeline.publisher, "Publication", Publication)
-    monkeypatch.setattr(pipeline.publisher, "open_player", lambda source: Player())
-    monkeypatch.setattr(pipeline.webrtc, "use_loopback_candidates", lambda: None)
+    monkeypatch.setattr(streamtwin.media.publisher, "Publication", Publication)
+    monkeypatch.setattr(streamtwin.media.publisher, "open_player", lambda source: Player())
+    monkeypatch.setattr(streamtwin.service.webrtc, "use_loopback_candidates", lambda: None)
     conn = Conn()
     await _publish_many("ws://127.0.0.1:1/ws", "clip.mp4", 3, conn, 0.2)
     assert len(conn.sent) == 3 and len(started) == 3

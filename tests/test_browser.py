@@ -19,9 +19,9 @@ from pathlib import Path
 
 import jsonpatch
 
-from pipeline.config import Config
-from pipeline.server import Server, make_session_factory
-from pipeline.webrtc import use_loopback_candidates
+from streamtwin.config import Config
+from streamtwin.service.server import Server, make_session_factory
+from streamtwin.service.webrtc import use_loopback_candidates
 from tests.fakes.scripted_backend import Reply, ScriptedBackend, is_twin_request
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ import asyncio
 
 from playwright.async_api import async_playwright
 
-from pipeline.events import TranscriptFinal
+from streamtwin.events import TranscriptFinal
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
 
 TIMEOUT_MS = 60_000

@@ -12,8 +12,8 @@ import asyncio
 import numpy as np
 from playwright.async_api import async_playwright
 
-from pipeline.config import Config
-from pipeline.session import Session
+from streamtwin.config import Config
+from streamtwin.session import Session
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
 from tests.test_rooms import RATE, shared_mic
 

@@ -17,8 +17,8 @@ import numpy as np
 import srt
 from playwright.async_api import async_playwright
 
-from pipeline.config import Config
-from pipeline.events import (
+from streamtwin.config import Config
+from streamtwin.events import (
     SessionEnded,
     TranscriptFinal,
     TranscriptPartial,
@@ -28,10 +28,10 @@ from pipeline.events import (
     from_dict,
     from_json,
 )
-from pipeline.notes import MarkdownOutput, TwinMirror
-from pipeline.outputs import clock
-from pipeline.session import Session
-from pipeline.subtitles import SubtitleOutput
+from streamtwin.outputs.notes import MarkdownOutput, TwinMirror
+from streamtwin.outputs.text import clock
+from streamtwin.session import Session
+from streamtwin.outputs.subtitles import SubtitleOutput
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
 
 ROOT = Path(__file__).resolve().parent.parent

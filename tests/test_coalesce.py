@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.policy.coalesce import Frame, FrameCoalescer
+from streamtwin.service.coalesce import Frame, FrameCoalescer
 
 
 def test_a_burst_of_deltas_becomes_few_frames_with_the_text_intact_and_in_order():

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.policy.context import HEARD, SAID, SEEN, ContextWindow, approx_tokens
-from pipeline.policy.prompt import flatten
+from streamtwin.assistant.context import HEARD, SAID, SEEN, ContextWindow, approx_tokens
+from streamtwin.assistant.prompt_layout import flatten
 
 SYSTEM = "You are a test assistant."
 

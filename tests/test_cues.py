@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.policy.cues import CueBuilder, Word, break_lines, timed_words
+from streamtwin.outputs.cues import CueBuilder, Word, break_lines, timed_words
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 MAX_CHARS = 42

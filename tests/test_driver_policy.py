@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.policy.driver import Cancel, DriverPolicy, Start, normalize_utterance
+from streamtwin.assistant.driver import Cancel, DriverPolicy, Start, normalize_utterance
 
 
 def test_a_final_starts_a_generation_when_idle():

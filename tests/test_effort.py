@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.policy.effort import Effort, EffortPolicy
+from streamtwin.assistant.effort import Effort, EffortPolicy
 
 
 def measured(policy: EffortPolicy, now: float, ttft_s: float, tokens_per_s: float, streams: int = 3) -> None:

@@ -10,14 +10,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import pipeline.engine
-from pipeline.config import Config
-from pipeline.engine import SpeechEngine, load_engine
-from pipeline.policy.capacity import BusyMeter
-from pipeline.events import Error, TranscriptFinal
-from pipeline.session import Session
-from pipeline.speech import SpeechStage
-from pipeline.whisper import WindowJob, WindowResult
+import streamtwin.speech.engine
+from streamtwin.config import Config
+from streamtwin.speech.engine import SpeechEngine, load_engine
+from streamtwin.speech.capacity import BusyMeter
+from streamtwin.events import Error, TranscriptFinal
+from streamtwin.session import Session
+from streamtwin.speech.speech_stage import SpeechStage
+from streamtwin.speech.whisper import WindowJob, WindowResult
 from tests.live import hello, open_ws
 from tests.test_server import closed_with
 
@@ -111,8 +111,8 @@ def speech(seconds: float) -> np.ndarray:
 
 
 async def test_a_decode_that_fails_or_a_result_that_breaks_the_policy_never_stops_transcription(monkeypatch):
-    from pipeline.audio import SAMPLE_RATE
-    from pipeline.policy.agreement import StreamingTranscriber
+    from streamtwin.media.audio import SAMPLE_RATE
+    from streamtwin.speech.agreement import StreamingTranscriber
 
     real = load_engine(Config(llm="none"))
     engine = SpeechEngine(FakeModel(fail_first=1), workers=1)
@@ -217,7 +217,7 @@ def test_every_session_shares_one_loaded_model():
 
 @pytest.mark.parametrize("bad", [{"asr_model": "huge-v9"}, {"asr_language": "xx"}, {"asr_model": "tiny.en", "asr_language": "de"}])
 def test_unknown_models_and_languages_are_refused(bad):
-    from pipeline.asr_models import ModelLoadError
+    from streamtwin.speech.asr_models import ModelLoadError
 
     with pytest.raises(ModelLoadError):
         load_engine(Config(llm="none", **bad))
@@ -228,7 +228,7 @@ async def test_a_server_whose_speech_engine_is_saturated_refuses_another_session
     session would fall behind real time; the refusal is a clear ``busy`` and the first session goes on."""
     engine = SpeechEngine(FakeModel(seconds=0.05), workers=1)
     engine.busy = BusyMeter(1, bucket_s=0.5, horizon_buckets=4)  # seconds, not minutes, for the test
-    monkeypatch.setattr(pipeline.engine, "_ENGINES", [engine])
+    monkeypatch.setattr(streamtwin.speech.engine, "_ENGINES", [engine])
     server = await make_server(max_sessions=4, max_speech_load=0.85)
     first = await open_ws(server)
     assert (await hello(first, "publisher"))["type"] == "welcome"  # the first session is always heard

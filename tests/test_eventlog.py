@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.eventlog import EventStore, StaleAppend, StoreSettings, StoreUnavailable
-from pipeline.eventlog.base import LostEntries
-from pipeline.eventlog.memory import MemoryStore
-from pipeline.eventlog.node import NodeKeeper
-from pipeline.eventlog.redis_store import RedisStore
-from pipeline.events import from_json
-from pipeline.policy.resume import ResumeFeed
+from streamtwin.eventlog import EventStore, StaleAppend, StoreSettings, StoreUnavailable
+from streamtwin.eventlog.store import LostEntries
+from streamtwin.eventlog.memory_store import MemoryStore
+from streamtwin.eventlog.node import NodeKeeper
+from streamtwin.eventlog.redis_store import RedisStore
+from streamtwin.events import from_json
+from streamtwin.eventlog.resume import ResumeFeed
 from tests.logdata import event
 from tests.redis_server import RedisServer
 
@@ -383,7 +383,7 @@ class TimesOutOnCancel(MemoryStore):
 
 async def test_closing_stops_the_keeper_and_the_writer_even_when_a_cancel_comes_back_as_an_outage() -> None:
     """CI hung for 20 minutes in test_nodelog: the keeper's cancel became a timeout, and it beat on."""
-    from pipeline.eventlog.writer import LogWriter
+    from streamtwin.eventlog.writer import LogWriter
 
     store = TimesOutOnCancel(StoreSettings(node_expiry_s=0.3))
     keeper = NodeKeeper(store, "a", dict)

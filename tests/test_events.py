@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from pipeline.bus import EventBus
-from pipeline.events import (
+from streamtwin.bus import EventBus
+from streamtwin.events import (
     ENVELOPE_FIELDS,
     SCHEMA_VERSION,
     EventSchemaError,

@@ -1,6 +1,6 @@
 """The rule-based twin draft: explicit phrasings, read from utterances in order."""
 
-from pipeline.policy.extract import RuleExtractor
+from streamtwin.twin.extract import RuleExtractor
 
 
 def draft_of(*utterances: str) -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.policy.failover import (
+from streamtwin.llm.routing import (
     FALLBACK,
     PRIMARY,
     RACE,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from pipeline.events import TranscriptFinal
-from pipeline.server import make_session_factory
+from streamtwin.events import TranscriptFinal
+from streamtwin.service.server import make_session_factory
 from tests.fakes.burst_backend import BurstBackend
 from tests.live import hello, open_ws, recv_until, view
 

@@ -67,7 +67,7 @@ async def test_connect_disconnect_flood_and_a_burst_past_the_cap(make_server):
 
 
 async def test_idle_half_open_sockets_are_dropped_and_do_not_deny_service(make_server, monkeypatch):
-    monkeypatch.setattr("pipeline.server.OPEN_TIMEOUT_S", 1.0)
+    monkeypatch.setattr("streamtwin.service.server.OPEN_TIMEOUT_S", 1.0)
     server = await make_server()
     await warm(server)
     tasks_before, fds_before = len(asyncio.all_tasks()), fds()

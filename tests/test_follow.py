@@ -11,12 +11,12 @@ import asyncio
 import json
 from pathlib import Path
 
-from pipeline.eventlog import StoreSettings
-from pipeline.eventlog.follow import follow
-from pipeline.eventlog.node import NodeKeeper
-from pipeline.eventlog.redis_store import RedisStore
-from pipeline.policy.logwrites import Backoff
-from pipeline.policy.resume import Gap
+from streamtwin.eventlog import StoreSettings
+from streamtwin.eventlog.follow import follow
+from streamtwin.eventlog.node import NodeKeeper
+from streamtwin.eventlog.redis_store import RedisStore
+from streamtwin.eventlog.logwrites import Backoff
+from streamtwin.eventlog.resume import Gap
 from tests.logdata import TIMEOUT_S, ended, event, final, watch
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 

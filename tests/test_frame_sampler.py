@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.policy.frames import (
+from streamtwin.vision.frames import (
     COVERED_NOTE,
     FEATURE_HEIGHT,
     FEATURE_WIDTH,

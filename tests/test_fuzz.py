@@ -37,7 +37,7 @@ PROBE_FAILURES_TOLERATED = 1
 
 async def warm_speech_model(server) -> None:
     """As ``serve`` does before it listens: the first session must not load the model on the loop."""
-    from pipeline.engine import load_engine
+    from streamtwin.speech.engine import load_engine
 
     await asyncio.to_thread(load_engine, server.config)
 

@@ -260,7 +260,7 @@ async def test_wrong_tokens_lock_the_address_out(make_server):
 
 
 def test_the_default_limits_suit_two_cores():
-    from pipeline.config import Config
+    from streamtwin.config import Config
 
     config = Config()
     assert config.max_sessions <= 2 and config.max_message_bytes <= 256 * 1024
@@ -270,8 +270,8 @@ def test_the_default_limits_suit_two_cores():
 async def test_a_public_bind_without_a_token_refuses_to_start():
     from dataclasses import replace
 
-    from pipeline.config import Config
-    from pipeline.server import ConfigError, Server
+    from streamtwin.config import Config
+    from streamtwin.service.server import ConfigError, Server
 
     server = Server(replace(Config(llm="none"), host="0.0.0.0", port=0))
     try:
@@ -284,7 +284,7 @@ async def test_a_public_bind_without_a_token_refuses_to_start():
 
 
 async def test_a_publisher_resumes_its_session_within_the_grace_period(make_server):
-    from pipeline.events import TranscriptFinal
+    from streamtwin.events import TranscriptFinal
 
     server = await make_server(resume_grace_s=10)
     publisher = await open_ws(server)
@@ -377,8 +377,8 @@ class _Track:
 
 
 async def test_lost_packets_leave_a_gap_in_media_time():
-    from pipeline.metrics import ServiceMetrics
-    from pipeline.webrtc import WebRTCIngest
+    from streamtwin.service.metrics import ServiceMetrics
+    from streamtwin.service.webrtc import WebRTCIngest
 
     session = _Session()
     ingest = WebRTCIngest(session, [], on_ended=lambda error: None, metrics=ServiceMetrics(lambda: 0, dict))

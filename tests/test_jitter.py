@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from pipeline.policy.jitter import SEQ_WRAP, AudioReorder
+from streamtwin.media.jitter import SEQ_WRAP, AudioReorder
 
 
 @dataclass

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from pipeline.llm.base import ChatRequest
-from pipeline.llm_calls import Caller, StreamStats
+from streamtwin.llm.backend import ChatRequest
+from streamtwin.assistant.llm_calls import Caller, StreamStats
 from tests.fakes.burst_backend import BurstBackend
 
 REQUEST = ChatRequest([{"role": "user", "content": "go"}])

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.config import DEFAULT_GROQ_MODEL, Config
-from pipeline.llm.base import LLMError
-from pipeline.llm.factory import choose_backend, make_backend
-from pipeline.llm.failover import FailoverBackend
-from pipeline.llm.groq_backend import GroqBackend
-from pipeline.llm.local_backend import LocalBackend
-from pipeline.llm.openai_backend import OpenAIBackend
-from pipeline.llm.watchdog import WatchedBackend
+from streamtwin.config import DEFAULT_GROQ_MODEL, Config
+from streamtwin.llm.backend import LLMError
+from streamtwin.llm.factory import choose_backend, make_backend
+from streamtwin.llm.failover import FailoverBackend
+from streamtwin.llm.groq_backend import GroqBackend
+from streamtwin.llm.local_backend import LocalBackend
+from streamtwin.llm.openai_backend import OpenAIBackend
+from streamtwin.llm.watchdog import WatchedBackend
 
 
 @pytest.mark.parametrize(

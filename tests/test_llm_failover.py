@@ -14,16 +14,16 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from pipeline.assistant import Assistant
-from pipeline.bus import EventBus
-from pipeline.config import Config
-from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, AssistantSwitched, Event, TranscriptFinal
-from pipeline.llm.base import Answering, ChatRequest, Delta, Finished, LLMError, StreamItem
-from pipeline.llm.factory import make_backend, member_specs
-from pipeline.llm.failover import FailoverBackend
-from pipeline.llm.groq_backend import GroqBackend
-from pipeline.llm.openai_backend import OpenAIBackend
-from pipeline.policy.failover import FALLBACK, PRIMARY, RACE
+from streamtwin.assistant.adapter import Assistant
+from streamtwin.bus import EventBus
+from streamtwin.config import Config
+from streamtwin.events import AssistantDelta, AssistantDone, AssistantStarted, AssistantSwitched, Event, TranscriptFinal
+from streamtwin.llm.backend import Answering, ChatRequest, Delta, Finished, LLMError, StreamItem
+from streamtwin.llm.factory import make_backend, member_specs
+from streamtwin.llm.failover import FailoverBackend
+from streamtwin.llm.groq_backend import GroqBackend
+from streamtwin.llm.openai_backend import OpenAIBackend
+from streamtwin.llm.routing import FALLBACK, PRIMARY, RACE
 from tests.fakes import MESSAGES
 from tests.fakes.openai_server import FakeLLMServer, Reply
 

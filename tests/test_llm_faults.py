@@ -14,8 +14,8 @@ import urllib.request
 from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
-from pipeline.llm.openai_backend import OpenAIBackend
-from pipeline.server import make_session_factory
+from streamtwin.llm.openai_backend import OpenAIBackend
+from streamtwin.service.server import make_session_factory
 from tests.fakes.openai_server import FakeLLMServer, Reply
 from tests.live import hello, offer_media, open_ws, recv_until, send_json, view
 from tests.test_faults import MP4

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.config import DEFAULT_GROQ_MODEL
-from pipeline.llm.base import ChatRequest, LLMError
-from pipeline.llm.groq_backend import GroqBackend, normalize_groq_base_url
+from streamtwin.config import DEFAULT_GROQ_MODEL
+from streamtwin.llm.backend import ChatRequest, LLMError
+from streamtwin.llm.groq_backend import GroqBackend, normalize_groq_base_url
 from tests.fakes import MESSAGES, expect_llm_error
 from tests.fakes.openai_server import FakeLLMServer, Reply
 

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from pipeline.config import DEFAULT_GROQ_MODEL
-from pipeline.llm.base import Backend, ChatRequest, Delta, LLMError
-from pipeline.llm.groq_backend import GroqBackend
-from pipeline.llm.openai_backend import OpenAIBackend
+from streamtwin.config import DEFAULT_GROQ_MODEL
+from streamtwin.llm.backend import Backend, ChatRequest, Delta, LLMError
+from streamtwin.llm.groq_backend import GroqBackend
+from streamtwin.llm.openai_backend import OpenAIBackend
 from tests.fakes import MESSAGES, abandon_after_first_delta, collect, expect_llm_error
 from tests.fakes.openai_server import (
     FAILURE_CASES,

@@ -10,8 +10,8 @@ import threading
 import jsonschema
 import pytest
 
-from pipeline.llm.base import ChatRequest, Delta, LLMError
-from pipeline.llm.local_backend import LocalBackend, llama_response_format, reused_prefix_tokens
+from streamtwin.llm.backend import ChatRequest, Delta, LLMError
+from streamtwin.llm.local_backend import LocalBackend, llama_response_format, reused_prefix_tokens
 from tests.fakes import abandon_after_first_delta, collect
 
 TRANSCRIPT = " ".join(

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.llm import models
-from pipeline.llm.base import LLMError
-from pipeline.llm.models import QWEN, SplitModel, default_cache_dir, ensure_assembled, resolve_model
+from streamtwin.llm import gguf_models as models
+from streamtwin.llm.backend import LLMError
+from streamtwin.llm.gguf_models import QWEN, SplitModel, default_cache_dir, ensure_assembled, resolve_model
 
 
 def make_split_model(root: Path, payloads: list[bytes], skip: frozenset[int] = frozenset()) -> SplitModel:

@@ -10,9 +10,9 @@ from email.utils import format_datetime
 
 import pytest
 
-from pipeline.llm.base import ChatRequest, LLMError
-from pipeline.llm.openai_backend import OpenAIBackend, openai_base_url
-from pipeline.llm.openai_wire import ChunkAccumulator, error_for_status, looks_multimodal, parse_retry_after
+from streamtwin.llm.backend import ChatRequest, LLMError
+from streamtwin.llm.openai_backend import OpenAIBackend, openai_base_url
+from streamtwin.llm.openai_wire import ChunkAccumulator, error_for_status, looks_multimodal, parse_retry_after
 from tests.fakes import MESSAGES, collect
 from tests.fakes.openai_server import OPENAI_PATH, FakeLLMServer, Reply
 

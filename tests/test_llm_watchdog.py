@@ -12,12 +12,12 @@ import time
 
 import pytest
 
-from pipeline.assistant import Assistant
-from pipeline.bus import EventBus
-from pipeline.config import Config
-from pipeline.events import AssistantDone, Error, Event, TranscriptFinal
-from pipeline.llm.factory import make_backend
-from pipeline.llm.watchdog import WatchedBackend
+from streamtwin.assistant.adapter import Assistant
+from streamtwin.bus import EventBus
+from streamtwin.config import Config
+from streamtwin.events import AssistantDone, Error, Event, TranscriptFinal
+from streamtwin.llm.factory import make_backend
+from streamtwin.llm.watchdog import WatchedBackend
 from tests.fakes.openai_server import FakeLLMServer, Reply
 
 STALL_S = 2.0

@@ -12,10 +12,10 @@ import asyncio
 import json
 from pathlib import Path
 
-from pipeline.eventlog.redis_store import RedisStore
-from pipeline.eventlog.writer import LogWriter
-from pipeline.events import from_json
-from pipeline.policy.logwrites import Backoff, WriteQueue
+from streamtwin.eventlog.redis_store import RedisStore
+from streamtwin.eventlog.writer import LogWriter
+from streamtwin.events import from_json
+from streamtwin.eventlog.logwrites import Backoff, WriteQueue
 from tests.logdata import event
 from tests.redis_server import RedisServer
 

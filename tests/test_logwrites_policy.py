@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from pipeline.events import from_json
-from pipeline.policy.logwrites import Backoff, WriteQueue
+from streamtwin.events import from_json
+from streamtwin.eventlog.logwrites import Backoff, WriteQueue
 
 
 def drain(queue: WriteQueue, now: float = 0.0) -> list[tuple[str, int, str]]:

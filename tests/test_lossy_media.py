@@ -9,7 +9,7 @@ delay.  Inside, a publisher streams the sample over real WebRTC; the speech mode
 
 The publisher keeps streaming, transcription goes on, media time keeps the lost packets as gaps
 (it follows RTP timestamps, so the server's clock stays with the sender's), a lost packet costs only its
-own audio (aiortc's audio jitter buffer lost 31% of it at this rate: ``pipeline.policy.jitter``) and
+own audio (aiortc's audio jitter buffer lost 31% of it at this rate: ``streamtwin.media.jitter``) and
 nothing crashes.
 """
 
@@ -27,7 +27,7 @@ from aiortc import MediaStreamTrack, RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 from aioice.ice import StunProtocol
 
-from pipeline.policy.mediatime import AudioTimeline
+from streamtwin.media.mediatime import AudioTimeline
 from tests.live import hello, offer_media, open_ws, recv_until, send_json, view
 from tests.test_browser import NETNS_FLAG, SAMPLE_WORDS
 

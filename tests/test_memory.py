@@ -1,4 +1,4 @@
-"""Freed native memory goes back to the system (pipeline/memory.py): the real glibc, a fake one for
+"""Freed native memory goes back to the system (streamtwin/service/native_memory.py): the real glibc, a fake one for
 the calls, and the server that runs it."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.memory import (
+from streamtwin.service.native_memory import (
     JEMALLOC_CONF, M_ARENA_MAX, M_MMAP_THRESHOLD, RERUN_MARK, NativeMemory, glibc, rerun_environment,
 )
 
@@ -54,7 +54,7 @@ async def test_a_trim_returns_memory_freed_between_live_blocks():
 RETAINED = """
 import asyncio, ctypes, sys
 from pathlib import Path
-from pipeline.memory import NativeMemory, glibc
+from streamtwin.service.native_memory import NativeMemory, glibc
 
 def rss_mb():
     status = Path("/proc/self/status").read_text().splitlines()
@@ -164,7 +164,7 @@ async def test_the_server_trims_when_it_has_no_session(make_server):
     assert (server.memory.arena_max, server.memory.mmap_threshold) == (2, 1 << 20)
 
 
-# --- the allocator: jemalloc when installed (pipeline/memory.py: rerun_environment, use_allocator) ---------
+# --- the allocator: jemalloc when installed (streamtwin/service/native_memory.py: rerun_environment, use_allocator) ---------
 
 JEMALLOC = "libjemalloc.so.2"
 
@@ -204,7 +204,7 @@ def test_jemalloc_by_name_without_it_installed_or_an_unknown_allocator_is_an_err
 def run_command(allocator: str) -> subprocess.CompletedProcess:
     env = {key: value for key, value in os.environ.items() if key not in ("LD_PRELOAD", "MALLOC_CONF", RERUN_MARK)}
     return subprocess.run(
-        [sys.executable, "-m", "pipeline", "-v", "run", "no-such-file.wav", "--llm", "none"],
+        [sys.executable, "-m", "streamtwin", "-v", "run", "no-such-file.wav", "--llm", "none"],
         capture_output=True, text=True, timeout=120, cwd=ROOT, env={**env, "STREAMTWIN_ALLOCATOR": allocator},
     )
 

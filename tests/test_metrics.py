@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from pipeline.events import AssistantDone, AssistantStarted, AssistantSwitched, Error, TranscriptFinal
-from pipeline.metrics import ServiceMetrics
+from streamtwin.events import AssistantDone, AssistantStarted, AssistantSwitched, Error, TranscriptFinal
+from streamtwin.service.metrics import ServiceMetrics
 
 # Every family the service exposes (process_* and python_info come from prometheus_client's collectors).
 SERVICE_FAMILIES = {

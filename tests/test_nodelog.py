@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from pipeline.config import Config
-from pipeline.eventlog.memory import MemoryStore
-from pipeline.eventlog.service import NodeLog
-from pipeline.policy.resume import Gap
+from streamtwin.config import Config
+from streamtwin.eventlog.memory_store import MemoryStore
+from streamtwin.eventlog.node_log import NodeLog
+from streamtwin.eventlog.resume import Gap
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 from tests.logdata import TIMEOUT_S, ended, final
 from tests.logdata import watch as watch_log

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from pipeline.events import encode
-from pipeline.policy.outbox import Outbox, SharedFrame
+from streamtwin.events import encode
+from streamtwin.service.outbox import Outbox, SharedFrame
 
 ENVELOPE = {"v": 1, "type": "assistant.delta", "session": "s", "seq": 9, "wall": 1.5, "media_time": None}
 

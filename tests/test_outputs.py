@@ -21,7 +21,7 @@ import pytest
 import srt
 import webvtt
 
-from pipeline.events import (
+from streamtwin.events import (
     AssistantDelta,
     AssistantDone,
     AssistantStarted,
@@ -33,10 +33,10 @@ from pipeline.events import (
     TwinPatch,
     TwinState,
 )
-from pipeline.notes import MarkdownOutput
-from pipeline.outputs import DIM, PLAIN, TextOutput, clock
-from pipeline.subtitles import SubtitleOutput
-from pipeline.wer import normalise, word_error_rate
+from streamtwin.outputs.notes import MarkdownOutput
+from streamtwin.outputs.text import DIM, PLAIN, TextOutput, clock
+from streamtwin.outputs.subtitles import SubtitleOutput
+from streamtwin.speech.wer import normalise, word_error_rate
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -215,7 +215,7 @@ def test_terminal_view_prints_only_the_answer_of_the_backend_that_took_over():
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "pipeline", "run", *args, "--llm", "none", "--asr-model", "tiny.en"]
+    command = [sys.executable, "-m", "streamtwin", "run", *args, "--llm", "none", "--asr-model", "tiny.en"]
     return subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
 
 
@@ -255,7 +255,7 @@ def test_cli_prints_notes_with_format_md():
 )
 def test_cli_refuses_an_output_it_cannot_write(tmp_path, args, says):
     result = subprocess.run(
-        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.wav"), *args, "--llm", "none",
+        [sys.executable, "-m", "streamtwin", "run", str(SAMPLES / "meeting.wav"), *args, "--llm", "none",
          "--asr-model", "tiny.en"],
         capture_output=True, text=True, timeout=300, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pipeline.protocol import (
+from streamtwin.service.protocol import (
     MAX_DEPTH,
     MAX_SDP_BYTES,
     Refusal,

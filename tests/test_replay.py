@@ -13,10 +13,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from pipeline.eventlog.redis_store import RedisStore
-from pipeline.events import from_json
-from pipeline.replay import due_in
-from pipeline.serve import start_replay
+from streamtwin.eventlog.redis_store import RedisStore
+from streamtwin.events import from_json
+from streamtwin.cli.replay import due_in
+from streamtwin.cli.serve import start_replay
 from tests.conftest import ServerFactory
 from tests.live import hello, open_ws, recv_until
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def streamtwin(*args: str, timeout: float = 300, **env_vars: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT), **env_vars)
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "streamtwin", *args], capture_output=True, text=True,
                           timeout=timeout, env=env, cwd=ROOT)
 
 
@@ -110,7 +110,7 @@ def test_bad_sources_are_one_line_and_exit_1(tmp_path: Path, redis_server: Redis
 
 
 def test_redis_urls_are_checked_and_shown_without_password() -> None:
-    from pipeline.eventlog.redis_url import BadRedisURL, parse_redis_url
+    from streamtwin.eventlog.redis_url import BadRedisURL, parse_redis_url
 
     target = parse_redis_url("redis://:s3cret@cache.internal/2")
     assert target.url == "redis://:s3cret@cache.internal:6379/2"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from pipeline.policy.resume import Gap, ResumeFeed, Step, step
+from streamtwin.eventlog.resume import Gap, ResumeFeed, Step, step
 
 
 @dataclass(frozen=True)

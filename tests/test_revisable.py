@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.policy.revisable import RevisableRules
+from streamtwin.twin.revisable import RevisableRules
 
 
 def items(rules: RevisableRules) -> list[tuple[str, str, str]]:

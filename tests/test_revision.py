@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pipeline.events import TranscriptFinal, TranscriptRevised
-from pipeline.policy.agreement import StreamingTranscriber
-from pipeline.policy.hypotheses import Word
-from pipeline.policy.revision import CONTEXT_S, Revisions, revised_transcript
+from streamtwin.events import TranscriptFinal, TranscriptRevised
+from streamtwin.speech.agreement import StreamingTranscriber
+from streamtwin.speech.hypotheses import Word
+from streamtwin.speech.revision import CONTEXT_S, Revisions, revised_transcript
 from tests.test_agreement import feed_vad
 
 MISHEARD = [(" It", 0.2, 0.4), (" beats", 0.4, 0.7), (" our", 0.7, 0.9), (" own", 0.9, 1.1), (" servant's", 1.1, 1.6)]

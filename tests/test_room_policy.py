@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.policy.extract import RuleExtractor
-from pipeline.policy.room import COLOUR_SLOTS, Interleave, Roster, RosterError, clean_name
+from streamtwin.twin.extract import RuleExtractor
+from streamtwin.rooms.roster import COLOUR_SLOTS, Interleave, Roster, RosterError, clean_name
 
 
 def test_names_are_checked_and_folded():
@@ -103,8 +103,8 @@ def test_i_will_is_the_named_participants_task():
 def test_the_terminal_view_names_the_participants():
     import io
 
-    from pipeline.events import ParticipantJoined, ParticipantLeft, SessionEnded, TranscriptFinal
-    from pipeline.outputs import TextOutput
+    from streamtwin.events import ParticipantJoined, ParticipantLeft, SessionEnded, TranscriptFinal
+    from streamtwin.outputs.text import TextOutput
 
     out = io.StringIO()
     view = TextOutput(out, io.StringIO(), live=False)
@@ -120,7 +120,7 @@ def test_the_terminal_view_names_the_participants():
 
 def test_ids_and_tokens_never_start_with_a_dash():
     """They go on command lines: `--session -abc` would be read as an option (seen: 1 id in 64)."""
-    from pipeline.policy.access import new_secret
+    from streamtwin.service.access import new_secret
 
     secrets = {new_secret() for _ in range(2000)}
     assert len(secrets) == 2000 and not [s for s in secrets if s.startswith("-")]

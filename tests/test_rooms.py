@@ -15,9 +15,9 @@ import av
 import numpy as np
 from aiortc.contrib.media import MediaPlayer
 
-from pipeline.events import from_dict
-from pipeline.notes import TwinMirror
-from pipeline.publisher import Publication
+from streamtwin.events import from_dict
+from streamtwin.outputs.notes import TwinMirror
+from streamtwin.media.publisher import Publication
 from tests.live import hello, open_ws, recv_json, recv_until, send_json, ws_url
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -146,8 +146,8 @@ async def test_the_stream_command_joins_a_room_only_with_its_token(make_server, 
     """`streamtwin stream --session ID --name NAME --join-token TOKEN`: a wrong token is one line and exit 1."""
     from dataclasses import replace
 
-    from pipeline.cli import main
-    from pipeline.publisher import stream
+    from streamtwin.cli.main import main
+    from streamtwin.media.publisher import stream
 
     server = await make_server(max_sessions=3)
     host = await open_ws(server)

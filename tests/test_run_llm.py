@@ -28,7 +28,7 @@ TWIN_JSON = json.dumps(
 
 async def run_cli(*args: str, env: dict[str, str]) -> tuple[int, list[dict], str]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "pipeline", "run", *args, "--format", "jsonl",
+        sys.executable, "-m", "streamtwin", "run", *args, "--format", "jsonl",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env={**os.environ, **env},
     )
     stdout, stderr = await asyncio.wait_for(process.communicate(), 600)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.policy.schedule import SLACK_S, DecodeScheduler
+from streamtwin.speech.schedule import SLACK_S, DecodeScheduler
 
 
 def test_earliest_deadline_first_and_an_utterance_end_jumps_the_queue():

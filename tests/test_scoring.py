@@ -2,7 +2,7 @@ import json
 from pathlib import Path
 
 from bench.scoring import answer_is_right, score_conversation, score_twin
-from pipeline.policy.twin import empty_state
+from streamtwin.twin.model import empty_state
 
 GOLD = json.loads((Path(__file__).resolve().parent.parent / "samples" / "eval" / "corrections.json").read_text())
 

@@ -13,7 +13,7 @@ from tests.redis_server import free_port
 
 def serve(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "pipeline", "serve", "--llm", "none", "--port", "0", *args],
+        [sys.executable, "-m", "streamtwin", "serve", "--llm", "none", "--port", "0", *args],
         capture_output=True, text=True, timeout=120,
     )
 

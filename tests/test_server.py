@@ -16,7 +16,7 @@ import urllib.request
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from pipeline.events import (
+from streamtwin.events import (
     AssistantDelta,
     AssistantDone,
     AssistantStarted,
@@ -24,7 +24,7 @@ from pipeline.events import (
     TranscriptPartial,
     VisionObservation,
 )
-from pipeline.server import Server
+from streamtwin.service.server import Server
 from tests.live import hello, open_ws, recv_json, recv_until, send_json, view
 
 
@@ -69,7 +69,7 @@ async def test_http_routes(make_server):
     status, kind, _ = await get(server, "/app.js")
     assert status == 200 and kind.startswith("text/javascript")
     assert (await get(server, "/style.css"))[1].startswith("text/css")
-    for path in ("/nope.html", "/../pipeline/server.py", "/%2e%2e/pipeline/server.py", "/..%2fREADME.md", "/%00"):
+    for path in ("/nope.html", "/../streamtwin/service/server.py", "/%2e%2e/streamtwin/service/server.py", "/..%2fREADME.md", "/%00"):
         assert (await get(server, path))[0] == 404, path
     status, _, body = await get(server, "/ws")
     assert status == 426 and b"websocket" in body

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from pipeline.policy.access import allowed_origins, check_bind, host_allowed, is_loopback, new_secret, tokens_match
-from pipeline.policy.admission import Admission, Limits
-from pipeline.policy.capacity import BusyMeter
+from streamtwin.service.access import allowed_origins, check_bind, host_allowed, is_loopback, new_secret, tokens_match
+from streamtwin.service.admission import Admission, Limits
+from streamtwin.speech.capacity import BusyMeter
 
 
 def test_connection_caps_per_address_and_in_all():
@@ -83,7 +83,7 @@ def test_secrets_are_unguessable_and_compared_safely():
 
 
 def test_credentials_are_redacted_from_urls():
-    from pipeline.policy.redact import redact
+    from streamtwin.media.redact import redact
 
     assert redact("rtsp://admin:hunter2@cam.local:554/live") == "rtsp://cam.local:554/live"
     assert redact("cannot reach rtsp://u@h/x: refused") == "cannot reach rtsp://h/x: refused"
@@ -94,7 +94,7 @@ def test_credentials_are_redacted_from_urls():
 
 
 def test_liveness_timeouts_and_the_resume_grace():
-    from pipeline.policy.liveness import Liveness, Timeouts
+    from streamtwin.service.liveness import Liveness, Timeouts
 
     t = Timeouts(offer_s=5, first_media_s=4, idle_media_s=3, resume_grace_s=2)
     live = Liveness(t, now=0)
@@ -116,7 +116,7 @@ def test_liveness_timeouts_and_the_resume_grace():
 
 
 def test_rtp_timestamps_keep_gaps_and_ignore_overlaps():
-    from pipeline.policy.mediatime import RTP_WRAP, AudioTimeline
+    from streamtwin.media.mediatime import RTP_WRAP, AudioTimeline
 
     timeline = AudioTimeline(max_gap_s=10.0)
     assert timeline.gap(1000, 960, 48000) == 0.0

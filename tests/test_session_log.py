@@ -8,9 +8,9 @@ import asyncio
 import json
 from typing import Any
 
-from pipeline.eventlog.follow import log_snapshot
-from pipeline.events import AssistantDelta, AssistantDone, AssistantStarted, TranscriptFinal
-from pipeline.server import Server
+from streamtwin.eventlog.follow import log_snapshot
+from streamtwin.events import AssistantDelta, AssistantDone, AssistantStarted, TranscriptFinal
+from streamtwin.service.server import Server
 from tests.live import hello, open_ws, send_json, view
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 from tests.test_server import get, publish

@@ -1,9 +1,9 @@
 """A late viewer's snapshot holds whole utterances: never the tail of one."""
 
-from pipeline import session as session_module
-from pipeline.config import Config
-from pipeline.events import TranscriptFinal
-from pipeline.session import Session
+from streamtwin import session as session_module
+from streamtwin.config import Config
+from streamtwin.events import TranscriptFinal
+from streamtwin.session import Session
 
 
 def test_snapshot_drops_old_utterances_whole(monkeypatch):

@@ -45,7 +45,7 @@ def wait_for_line(stream, pattern: str, timeout: float) -> str:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_run_ends_soon_after_ctrl_c_with_the_transcript_so_far(sig):
     process = subprocess.Popen(
-        [sys.executable, "-m", "pipeline", "run", str(SAMPLE), "--realtime", "--format", "jsonl", "--llm", "none"],
+        [sys.executable, "-m", "streamtwin", "run", str(SAMPLE), "--realtime", "--format", "jsonl", "--llm", "none"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -69,7 +69,7 @@ def test_run_ends_soon_after_ctrl_c_with_the_transcript_so_far(sig):
 async def _serve_and_stop(sig: int) -> tuple[int, float, dict, list, tuple, tuple]:
     env = {**os.environ, "STREAMTWIN_LLM": "none", "STREAMTWIN_SHUTDOWN_TIMEOUT_S": "8"}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "pipeline", "serve", "--port", "0", cwd=ROOT, env=env,
+        sys.executable, "-m", "streamtwin", "serve", "--port", "0", cwd=ROOT, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.events import (
+from streamtwin.events import (
     Event,
     TranscriptFinal,
     TranscriptPartial,
@@ -13,7 +13,7 @@ from pipeline.events import (
     encode,
     from_json,
 )
-from pipeline.policy.snapshot import SnapshotFold
+from streamtwin.eventlog.snapshot import SnapshotFold
 
 
 def log_of(events: list[Event]) -> list[tuple[Event, bytes]]:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from bench.soak import Figures, glibc_split, pct, slope_per_10min
-from pipeline.memory import glibc
+from streamtwin.service.native_memory import glibc
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from pipeline.policy.speakers import SpeakerClusters, SpeakerNames
+from streamtwin.speakers.clusters import SpeakerClusters, SpeakerNames
 
 
 def voice(seed: int, dim: int = 256) -> np.ndarray:

@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline import voice_encoder as ve
-from pipeline.config import Config
-from pipeline.events import TranscriptFinal, TranscriptPartial
-from pipeline.speakers import SpeakerStage, speakers_enabled
+from streamtwin.speakers import encoder as ve
+from streamtwin.config import Config
+from streamtwin.events import TranscriptFinal, TranscriptPartial
+from streamtwin.speakers.speaker_stage import SpeakerStage, speakers_enabled
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 REFERENCE = Path(__file__).parent / "data" / "speaker_reference.json"
@@ -266,18 +266,18 @@ async def test_a_shared_microphone_through_the_pipeline_gets_three_labels_names_
     labels named David, Priya and Tom, and each "I will ..." owned by whoever said it (the rules' twin)."""
     import jsonpatch
 
-    import pipeline
+    import streamtwin
     from bench.speakers import attribution, true_speaker
 
     turns = json.loads((SAMPLES / "shared_mic.json").read_text())["turns"]
     finals, state = [], {}
-    async for event in pipeline.stream(str(SAMPLES / "shared_mic.wav"), realtime=False, llm="none", vision=False,
+    async for event in streamtwin.stream(str(SAMPLES / "shared_mic.wav"), realtime=False, llm="none", vision=False,
                                        speakers="voice", twin_without_llm=True):
         if isinstance(event, TranscriptFinal):
             finals.append(event)
-        elif isinstance(event, pipeline.TwinState):
+        elif isinstance(event, streamtwin.TwinState):
             state = event.state
-        elif isinstance(event, pipeline.TwinPatch):
+        elif isinstance(event, streamtwin.TwinPatch):
             state = jsonpatch.apply_patch(state, event.patch)
     label_of = {f.utterance: (f.speaker, f.speaker_name) for f in finals if f.utterance_end}
     assert len({label for label, _ in label_of.values()}) == 3, label_of
@@ -299,7 +299,7 @@ def test_speakers_voice_without_the_package_is_one_line_on_stderr(tmp_path):
     (hide / "__init__.py").write_text("")  # a package without pretrained.pt, first on the path
     env = {**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{Path(__file__).parent.parent}"}
     done = subprocess.run(
-        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "shared_mic.wav"), "--speakers", "voice",
+        [sys.executable, "-m", "streamtwin", "run", str(SAMPLES / "shared_mic.wav"), "--speakers", "voice",
          "--llm", "none", "--asr-model", "tiny.en", "--format", "jsonl"],
         capture_output=True, text=True, timeout=300, env=env,
     )

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.config import Config
-from pipeline.engine import load_engine
-from pipeline.events import Event, TranscriptFinal, TranscriptRevised
-from pipeline.ingest import MediaReader
-from pipeline.policy.revision import revised_transcript
-from pipeline.session import Session, run_reader
-from pipeline.wer import normalise
-from pipeline.whisper import WindowJob
+from streamtwin.config import Config
+from streamtwin.speech.engine import load_engine
+from streamtwin.events import Event, TranscriptFinal, TranscriptRevised
+from streamtwin.media.ingest import MediaReader
+from streamtwin.speech.revision import revised_transcript
+from streamtwin.session import Session, run_reader
+from streamtwin.speech.wer import normalise
+from streamtwin.speech.whisper import WindowJob
 
 SAMPLES = sorted(p for p in Path("samples").glob("*.wav") if p.with_suffix(".txt").is_file())
 

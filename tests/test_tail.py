@@ -1,4 +1,4 @@
-"""One reader of a session's log per node, shared by its viewers there (pipeline/eventlog/tail.py).
+"""One reader of a session's log per node, shared by its viewers there (streamtwin/eventlog/tail.py).
 
 Ten viewers of one session on a node cost one read and one preparation of each new entry, not ten; each
 still gets exactly its own events (a resume from its seq, or the snapshot), in order, once, even when it
@@ -12,10 +12,10 @@ import json
 import random
 from collections import Counter
 
-from pipeline.eventlog.base import LogEntry, StoreUnavailable
-from pipeline.eventlog.memory import MemoryStore
-from pipeline.eventlog.tail import Tails
-from pipeline.policy.resume import Gap
+from streamtwin.eventlog.store import LogEntry, StoreUnavailable
+from streamtwin.eventlog.memory_store import MemoryStore
+from streamtwin.eventlog.tail import Tails
+from streamtwin.eventlog.resume import Gap
 from tests.logdata import TIMEOUT_S, ended, final
 
 

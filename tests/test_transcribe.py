@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.config import Config
-from pipeline.events import TranscriptFinal, TranscriptPartial
-from pipeline.ingest import MediaReader
-from pipeline.session import Session, run_reader
-from pipeline.wer import normalise, word_error_rate
+from streamtwin.config import Config
+from streamtwin.events import TranscriptFinal, TranscriptPartial
+from streamtwin.media.ingest import MediaReader
+from streamtwin.session import Session, run_reader
+from streamtwin.speech.wer import normalise, word_error_rate
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -56,7 +56,7 @@ async def test_realtime_shows_partials_before_finals():
 
 def test_cli_jsonl_prints_only_events(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "pipeline", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl", "--llm", "none"],
+        [sys.executable, "-m", "streamtwin", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl", "--llm", "none"],
         capture_output=True, text=True, timeout=600,
     )
     assert result.returncode == 0, result.stderr
@@ -69,7 +69,7 @@ def test_cli_jsonl_prints_only_events(tmp_path):
 def test_cli_reads_a_stream_on_stdin():
     with open(SAMPLES / "meeting.wav", "rb") as stdin:
         result = subprocess.run(
-            [sys.executable, "-m", "pipeline", "run", "-", "--fast", "--format", "jsonl", "--llm", "none"],
+            [sys.executable, "-m", "streamtwin", "run", "-", "--fast", "--format", "jsonl", "--llm", "none"],
             stdin=stdin, capture_output=True, text=True, timeout=600,
         )
     assert result.returncode == 0, result.stderr

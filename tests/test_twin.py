@@ -6,7 +6,7 @@ import json
 import jsonpatch
 import pytest
 
-from pipeline.policy.twin import (
+from streamtwin.twin.model import (
     MAX_ITEMS,
     TWIN_RESPONSE_FORMAT,
     TWIN_SCHEMA,
@@ -15,8 +15,8 @@ from pipeline.policy.twin import (
     assign_ids,
     extract_json,
 )
-from pipeline.policy.heard import HeardIndex, key_words, support
-from pipeline.policy.verifier import Verifier
+from streamtwin.twin.heard import HeardIndex, key_words, support
+from streamtwin.twin.verifier import Verifier
 
 TRANSCRIPT = """\
 [0.5s] Good morning, everyone. Let's start the weekly planning meeting about the new website and the budget.
@@ -383,7 +383,7 @@ def test_near_duplicates_in_one_reply_merge_and_the_later_owner_and_due_win():
 
 
 def test_the_rules_draft_fills_what_the_model_missed_and_corrects_dates():
-    from pipeline.policy.twin_merge import merge_draft
+    from streamtwin.twin.merge import merge_draft
 
     model_state = state(
         action_items=[{"id": "a1", "text": "Order moving boxes", "owner": "unassigned", "due": "Thursday"}],
@@ -409,7 +409,7 @@ def test_the_rules_draft_fills_what_the_model_missed_and_corrects_dates():
 
 
 def test_an_unowned_item_that_repeats_an_owned_item_a_decision_or_an_open_question_goes():
-    from pipeline.policy.twin_merge import unowned_repeats_dropped
+    from streamtwin.twin.merge import unowned_repeats_dropped
 
     items = [
         {"id": "a1", "text": "write the email newsletter", "owner": "Sarah", "due": "end of March"},
@@ -430,7 +430,7 @@ def test_an_unowned_item_that_repeats_an_owned_item_a_decision_or_an_open_questi
 
 
 def test_an_owner_must_be_a_person_not_just_a_word_that_was_heard():
-    from pipeline.policy.twin_merge import owners_among
+    from streamtwin.twin.merge import owners_among
 
     items = [
         {"id": "a1", "text": "hire the caterer", "owner": "Fine", "due": ""},  # "Fine, I will hire ..." heard
@@ -442,7 +442,7 @@ def test_an_owner_must_be_a_person_not_just_a_word_that_was_heard():
 
 
 def test_the_rules_owner_of_an_item_both_have_wins_over_the_models():
-    from pipeline.policy.twin_merge import merge_draft
+    from streamtwin.twin.merge import merge_draft
 
     model_state = state(action_items=[{"id": "a1", "text": "Hire the caterer", "owner": "Karen", "due": ""}])
     draft = {"action_items": [{"text": "hire the caterer", "owner": "Steve", "due": "Monday"}]}
@@ -452,7 +452,7 @@ def test_the_rules_owner_of_an_item_both_have_wins_over_the_models():
 
 
 def test_an_item_takes_the_drafts_words_only_when_they_say_all_of_its_own_and_more():
-    from pipeline.policy.twin_merge import merge_draft
+    from streamtwin.twin.merge import merge_draft
 
     model_state = state(action_items=[{"id": "a1", "text": "return it", "owner": "David", "due": ""},
                                       {"id": "a2", "text": "Hire the caterer for the party", "owner": "Karen", "due": ""}])
@@ -463,7 +463,7 @@ def test_an_item_takes_the_drafts_words_only_when_they_say_all_of_its_own_and_mo
 
 
 def test_a_draft_item_with_another_named_owner_and_half_the_words_is_another_task():
-    from pipeline.policy.twin_merge import merge_draft
+    from streamtwin.twin.merge import merge_draft
 
     model_state = state(action_items=[{"id": "a1", "text": "send you the coding test", "owner": "Rachel", "due": ""}])
     draft = {"action_items": [{"text": "return the coding test", "owner": "David", "due": "within a week"}]}
@@ -472,7 +472,7 @@ def test_a_draft_item_with_another_named_owner_and_half_the_words_is_another_tas
 
 
 def test_two_tasks_the_rules_tell_apart_stay_two_when_the_model_wrote_one_item_like_both():
-    from pipeline.policy.twin_merge import merge_draft
+    from streamtwin.twin.merge import merge_draft
 
     # Qwen, end to end: David's "return the coding test" given to Rachel; the rules have both tasks.
     model_state = state(action_items=[
@@ -485,7 +485,7 @@ def test_two_tasks_the_rules_tell_apart_stay_two_when_the_model_wrote_one_item_l
 
 
 def test_an_owner_who_only_asked_for_the_task_is_not_its_owner():
-    from pipeline.policy.twin_merge import not_the_askers
+    from streamtwin.twin.merge import not_the_askers
 
     items = [
         {"id": "a1", "text": "check if the name Fridge Chef is free", "owner": "Chris", "due": "Friday"},

@@ -1,4 +1,4 @@
-from pipeline.policy.utterances import UtteranceGrouper
+from streamtwin.utterances import UtteranceGrouper
 
 
 def texts(utterances):

@@ -12,12 +12,12 @@ import av
 import numpy as np
 import pytest
 
-from pipeline.bus import EventBus
-from pipeline.config import Config
-from pipeline.events import VisionObservation, from_json
-from pipeline.ingest import MediaReader, VideoItem
-from pipeline.policy.frames import COVERED_NOTE
-from pipeline.vision import KEYFRAME_MAX_SIDE, THUMBNAIL_MAX_SIDE, VisionStage
+from streamtwin.bus import EventBus
+from streamtwin.config import Config
+from streamtwin.events import VisionObservation, from_json
+from streamtwin.media.ingest import MediaReader, VideoItem
+from streamtwin.vision.frames import COVERED_NOTE
+from streamtwin.vision.vision_stage import KEYFRAME_MAX_SIDE, THUMBNAIL_MAX_SIDE, VisionStage
 from tests.media import decode_jpeg, decoded_frames, lavfi_video
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -154,7 +154,7 @@ def test_a_frame_that_cannot_be_converted_is_skipped_with_a_warning(caplog):
     events: list[VisionObservation] = []
     stage = VisionStage(Config(), events.append)
     unsupported = av.VideoFrame(64, 48, "bgr4")  # swscale cannot read this format
-    with caplog.at_level(logging.WARNING, logger="pipeline.vision"):
+    with caplog.at_level(logging.WARNING, logger="streamtwin.vision.vision_stage"):
         assert stage.offer(unsupported, 0.0) is False
         assert stage.offer(unsupported, 1.0) is False
     assert stage.stats.failed == 2 and not events
@@ -173,7 +173,7 @@ def test_offer_array_takes_grey_rgb_and_rgba_and_refuses_the_rest(caplog):
     assert VisionStage(Config(), lambda e: None).offer_array(rgba, 0.0) is True
 
     stage = VisionStage(Config(), lambda e: None)
-    with caplog.at_level(logging.WARNING, logger="pipeline.vision"):
+    with caplog.at_level(logging.WARNING, logger="streamtwin.vision.vision_stage"):
         bad_images = (np.zeros((48, 64), np.float32), np.zeros(100, np.uint8), np.zeros((48, 64, 2), np.uint8))
         for second, bad in enumerate(bad_images):
             assert stage.offer_array(bad, float(second)) is False
@@ -236,10 +236,10 @@ def test_a_kept_frame_whose_jpeg_fails_is_still_reported_as_text(monkeypatch, ca
     def broken_encoder(frame, max_side):
         raise av.FFmpegError(22, "Invalid argument")
 
-    monkeypatch.setattr("pipeline.vision._encode_jpeg", broken_encoder)
+    monkeypatch.setattr("streamtwin.vision.vision_stage._encode_jpeg", broken_encoder)
     events: list[VisionObservation] = []
     stage = VisionStage(Config(), events.append)
-    with caplog.at_level(logging.WARNING, logger="pipeline.vision"):
+    with caplog.at_level(logging.WARNING, logger="streamtwin.vision.vision_stage"):
         assert stage.offer_array(structured_rgb(48, 64), 0.0) is True
     (observation,) = events
     assert observation.kind == "keyframe" and observation.note and observation.thumbnail == ""

@@ -13,20 +13,20 @@ from typing import Any
 
 import pytest
 
-from pipeline.assistant import Assistant
-from pipeline.bus import EventBus
-from pipeline.config import Config
-from pipeline.events import AssistantDone, Event, TranscriptFinal, VisionObservation
-from pipeline.ingest import MediaReader, VideoItem
-from pipeline.llm.base import ChatRequest
-from pipeline.llm.groq_backend import GroqBackend
-from pipeline.llm.openai_backend import OpenAIBackend
-from pipeline.policy.context import ContextWindow
-from pipeline.policy.prompt import IMAGE_PLACEHOLDER, PromptImage, content_text, flatten
-from pipeline.policy.frames import COVERED_NOTE
-from pipeline.policy.images import ImageBudget
-from pipeline.session import Session
-from pipeline.vision import KEYFRAME_MAX_SIDE, Keyframe
+from streamtwin.assistant.adapter import Assistant
+from streamtwin.bus import EventBus
+from streamtwin.config import Config
+from streamtwin.events import AssistantDone, Event, TranscriptFinal, VisionObservation
+from streamtwin.media.ingest import MediaReader, VideoItem
+from streamtwin.llm.backend import ChatRequest
+from streamtwin.llm.groq_backend import GroqBackend
+from streamtwin.llm.openai_backend import OpenAIBackend
+from streamtwin.assistant.context import ContextWindow
+from streamtwin.assistant.prompt_layout import IMAGE_PLACEHOLDER, PromptImage, content_text, flatten
+from streamtwin.vision.frames import COVERED_NOTE
+from streamtwin.vision.images import ImageBudget
+from streamtwin.session import Session
+from streamtwin.vision.vision_stage import KEYFRAME_MAX_SIDE, Keyframe
 from tests.fakes.openai_server import FakeLLMServer, Reply
 from tests.fakes.scripted_backend import Reply as ScriptedReply
 from tests.fakes.scripted_backend import ScriptedBackend

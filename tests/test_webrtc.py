@@ -16,9 +16,9 @@ from pathlib import Path
 from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
-from pipeline.events import from_json
-from pipeline.publisher import stream
-from pipeline.server import Server
+from streamtwin.events import from_json
+from streamtwin.media.publisher import stream
+from streamtwin.service.server import Server
 from tests.live import hello, offer_media, open_ws, recv_json, recv_until, send_json, view
 from tests.media import decode_jpeg
 

@@ -19,7 +19,7 @@ import pytest
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 from aiortc.contrib.media import MediaPlayer
 
-from pipeline.server import Server
+from streamtwin.service.server import Server
 from tests.live import hello, open_ws, recv_until
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

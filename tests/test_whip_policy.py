@@ -1,11 +1,11 @@
-"""WHIP's HTTP decisions (pipeline/policy/whip.py), without sockets: statuses, headers, their order."""
+"""WHIP's HTTP decisions (streamtwin/service/whip_rules.py), without sockets: statuses, headers, their order."""
 
 from __future__ import annotations
 
 import pytest
 
-from pipeline.policy.access import allowed_origins
-from pipeline.policy.whip import (
+from streamtwin.service.access import allowed_origins
+from streamtwin.service.whip_rules import (
     Create,
     Delete,
     Head,

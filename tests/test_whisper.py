@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from faster_whisper import decode_audio
 
-from pipeline.asr_models import resolve_speech_model
-from pipeline.wer import normalise, word_error_rate
-from pipeline.whisper import ShortWindowWhisper, WindowJob, looks_degenerate, loop_start
+from streamtwin.speech.asr_models import resolve_speech_model
+from streamtwin.speech.wer import normalise, word_error_rate
+from streamtwin.speech.whisper import ShortWindowWhisper, WindowJob, looks_degenerate, loop_start
 
 SAMPLES = Path("samples")
 
@@ -186,7 +186,7 @@ def test_timestamp_mode_reads_whole_turns_and_gives_only_words(base, monkeypatch
 
 def test_encoder_widths_come_in_few_shapes():
     """Each distinct encoder width compiles another kernel: few widths, few compiles."""
-    from pipeline.whisper import FULL_FRAMES, encoder_width
+    from streamtwin.speech.whisper import FULL_FRAMES, encoder_width
 
     widths = {encoder_width(frames, 600) for frames in range(1, FULL_FRAMES + 1)}
     assert len(widths) <= 50 and max(widths) == FULL_FRAMES
@@ -196,8 +196,8 @@ def test_encoder_widths_come_in_few_shapes():
 # Decodes 16 windows of 16 lengths after two warm-up decodes and prints how much RSS grew.
 SHAPES = """
 from faster_whisper import decode_audio
-from pipeline.asr_models import resolve_speech_model
-from pipeline.whisper import ShortWindowWhisper, WindowJob
+from streamtwin.speech.asr_models import resolve_speech_model
+from streamtwin.speech.whisper import ShortWindowWhisper, WindowJob
 
 def rss_mb():
     return next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmRSS:")) / 1024

@@ -1,7 +1,7 @@
 // What the page's download buttons save: subtitles (SRT, WebVTT), meeting notes (Markdown) and the
 // events themselves (JSONL), built from the events this page received. The subtitles and the notes are
 // the same documents `streamtwin run --format srt|vtt|md` writes: this is a port of
-// pipeline/policy/cues.py, pipeline/subtitles.py and pipeline/notes.py, held to the same output by a
+// streamtwin/outputs/cues.py, streamtwin/outputs/subtitles.py and streamtwin/outputs/notes.py, held to the same output by a
 // test (tests/test_browser_transcript.py). Pure functions: no DOM.
 
 import { UtteranceGrouper, normalise } from './utterances.js';
@@ -162,7 +162,7 @@ function notesSections(twin) {
 
 // The finals as the page shows them, for the notes: a revised utterance (transcript.revised) becomes one
 // final with the revision's words, its first final's start and its last final's label, as
-// pipeline/notes.py writes it; subtitles keep the commits, as pipeline/subtitles.py streams them.
+// streamtwin/outputs/notes.py writes it; subtitles keep the commits, as streamtwin/outputs/subtitles.py streams them.
 export function revisedFinals(events) {
   const revisions = new Map();
   const firstStart = new Map();
@@ -200,7 +200,7 @@ export function meetingNotes(finals, twin) {
   blocks.push('## Transcript');
   for (const p of paragraphs) {
     if (!p.text) continue;
-    const who = p.speaker ? `**${escapeMarkdown(p.speaker)}:** ` : ''; // as pipeline/notes.py writes it
+    const who = p.speaker ? `**${escapeMarkdown(p.speaker)}:** ` : ''; // as streamtwin/outputs/notes.py writes it
     blocks.push(`**${clock(p.start)}** ${who}${escapeMarkdown(p.text)}`);
   }
   return `${blocks.join('\n\n')}\n`;

@@ -1,5 +1,5 @@
 // Transcript finals (commits, often a few words) grouped into utterances: the page's paragraphs.
-// The same rules as pipeline/policy/utterances.py (a test holds the two to the same output): finals with
+// The same rules as streamtwin/utterances.py (a test holds the two to the same output): finals with
 // an `utterance` number belong to it and `utterance_end` closes it; finals numbered 0 (older producers)
 // start a new utterance after a pause of more than `gapS`, and one ending in "?" closes at once.
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from pipeline.llm.base import (
+from streamtwin.llm.backend import (
     Backend,
     ChatRequest,
     Delta,

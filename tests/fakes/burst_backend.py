@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import AsyncIterator
 
-from pipeline.llm.base import ChatRequest, Delta, Finished, StreamItem
+from streamtwin.llm.backend import ChatRequest, Delta, Finished, StreamItem
 
 
 class BurstBackend:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import AsyncIterator, Callable, Sequence
 
-from pipeline.llm.base import ChatRequest, Delta, Finished, LLMError, StreamItem
+from streamtwin.llm.backend import ChatRequest, Delta, Finished, LLMError, StreamItem
 
 
 @dataclass

@@ -1,0 +1,5 @@
+import sys
+
+from streamtwin.cli.main import main
+
+sys.exit(main())

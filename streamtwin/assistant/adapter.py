@@ -1,0 +1,357 @@
+"""The thin asyncio adapter that feeds the rolling context to an LLM backend.
+
+The thinking lives in the policies (the pure classes of each stage): utterance grouping, the
+context window and its prompt layout, the driver (what runs when), the twin
+model and verifier, the answer checks.  This module routes events to them, and
+the driver's commands to the workers, each in a module of its own:
+
+* commentary and answers (:mod:`streamtwin.assistant.generation`), one task per generation.
+  The unit is the utterance: finals are grouped first; a question addressed to the
+  assistant is the prompt's task, and what people ask each other is context;
+* twin updates (:mod:`streamtwin.assistant.twin_updates`), grounded against everything heard
+  this session (:class:`~streamtwin.twin.heard.HeardIndex`), every few utterances
+  and after answers;
+* folding evicted context blocks into the running summary (:mod:`streamtwin.assistant.summary`);
+* one :class:`~streamtwin.alarm.Alarm` for whatever is due next.
+
+All of them reach the backend through one :class:`~streamtwin.assistant.llm_calls.Caller`, and
+every call renders the same byte-stable prompt front, so llama.cpp's KV cache and
+providers' prompt caches are reused by all three kinds.
+
+What the camera shows enters the context as compact text (``(seen)`` lines) for every
+backend; one that takes images also gets keyframe JPEGs from a ``latest_keyframe`` hook
+(the session passes the video stage's), so the assistant never depends on the stage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Callable
+
+from streamtwin.alarm import Alarm
+from streamtwin.config import Config
+from streamtwin.events import Error, Event, TranscriptFinal, TranscriptPartial, TranscriptRevised, TwinState, VisionObservation
+from streamtwin.assistant.generation import Generator
+from streamtwin.llm.backend import Backend, LLMError
+from streamtwin.assistant.llm_calls import Caller, StreamStats
+from streamtwin.assistant.context import SAID, SEEN, ContextWindow
+from streamtwin.assistant.driver import QUESTION, Cancel, Command, DriverPolicy, normalize_utterance
+from streamtwin.twin.extract import is_voice_label
+from streamtwin.assistant.effort import EffortPolicy
+from streamtwin.vision.frames import observation_text
+from streamtwin.twin.heard import HeardIndex
+from streamtwin.vision.images import SCENE_CHANGE
+from streamtwin.utterances import Utterance, UtteranceGrouper
+from streamtwin.assistant.prompts import NOTHING_NEW, SYSTEM_PROMPT
+from streamtwin.assistant.summary import SummaryFolder
+from streamtwin.assistant.twin_updates import TwinJobs, TwinUpdater
+
+if TYPE_CHECKING:
+    from streamtwin.vision.vision_stage import Keyframe
+
+log = logging.getLogger(__name__)
+
+KEEP_LINES = 16  # recent utterances whose revision may still come
+
+
+class Assistant:
+    """Feeds transcript and vision events to the backend; emits assistant, twin and error events."""
+
+    def __init__(
+        self,
+        config: Config,
+        backend: Backend | None,
+        emit: Callable[[Event], Any],
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        speculative: bool = False,
+        twin_updates: bool = True,
+        twin_every_utterances: int = 3,
+        wall_time_cap_s: float = 120.0,
+        assistant_names: tuple[str, ...] = ("assistant", "assistance", "streamtwin"),  # as Whisper hears them
+        latest_keyframe: Callable[[], Keyframe | None] | None = None,
+    ) -> None:
+        self.config = config
+        self.backend = backend
+        self._emit = emit
+        self._clock = clock
+        twin_max_tokens = max(512, 2 * config.llm_max_tokens)
+        context_tokens = config.llm_context_tokens or (backend.context_tokens if backend else 4096)
+        self.window = ContextWindow.for_model(context_tokens, SYSTEM_PROMPT, twin_max_tokens - config.llm_max_tokens)
+        in_flight = backend.max_in_flight if backend else 1
+        backend_name = backend.name if backend else "none"
+        self.policy = DriverPolicy(
+            # More than the backend sustains would only queue in front of its slots.
+            max_in_flight=min(config.llm_max_in_flight or in_flight, in_flight),
+            preempt=config.llm_preempt,
+            heartbeat_s=config.llm_heartbeat_s,
+            # Restarting a hosted model costs milliseconds; a CPU model's prompt pass costs seconds.
+            debounce_s=config.llm_debounce_s if config.llm_debounce_s >= 0 else (0.4 if backend_name == "local" else 0.0),
+            speculative=speculative,
+            assistant_names=assistant_names,
+        )
+        self.utterances = UtteranceGrouper()
+        self._lines: dict[int, tuple[float, str, str]] = {}  # utterance number -> (at, line, text) in the window
+        self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
+        # Without a model (--llm none with twin_without_llm) the twin comes from the rules alone
+        # and questions are answered from the twin or by quoting what was said.
+        effort = EffortPolicy(
+            config.twin_budget_s,
+            parallel=in_flight,
+            samples=config.llm_samples or None,
+            refine=config.llm_refine if config.llm_refine >= 0 else None,
+            reply_tokens=twin_max_tokens,
+        )
+        self.caller = Caller(backend, emit, clock, wall_time_cap_s, effort) if backend else None
+        slots = self.caller.slots if self.caller else asyncio.Semaphore(1)
+        self.twin_updater = TwinUpdater(
+            self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
+            max_tokens=twin_max_tokens, effort=effort,
+        )
+        media_time = lambda: self._media_time  # noqa: E731
+        self.twin_jobs = TwinJobs(
+            self.twin_updater, self.policy, slots, clock, media_time, self._report_backend_error, self._arm_timer,
+            enabled=twin_updates, every_utterances=twin_every_utterances,
+        )
+        self.folder = SummaryFolder(
+            self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error
+        )
+        self.generator = Generator(
+            config, backend, self.caller, slots, self.window, self.twin_updater, self.heard, emit, clock,
+            is_addressed=self.policy.is_addressed,
+            latest_keyframe=latest_keyframe,
+            report_error=self._report_backend_error,
+            finished=self._after_generation,
+            media_time=media_time,
+        )
+        self._alarm = Alarm(clock, self._on_timer)
+        self._media_time = 0.0
+        self._question = ""  # the latest question to us, as heard
+        self._question_utterance = 0  # the speech stage's number of the utterance it came from
+        self._answering: tuple[int, int] | None = None  # (that utterance, the generation answering it)
+        self._closed = False
+
+    @property
+    def twin(self):  # noqa: ANN201 - the TwinModel, read by the session's snapshot
+        return self.twin_updater.twin
+
+    # --- lifecycle --------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Announce the (empty) twin so viewers have a base for the patches that follow."""
+        self._emit(TwinState(version=self.twin.version, state=self.twin.state))
+
+    async def drain(self, timeout_s: float | None = None) -> bool:
+        """Wait until no generation, twin update or summary fold runs or is pending
+        (the open utterance counts as complete; utterances not yet in the twin get one
+        last update).  False on timeout."""
+        for utterance in self.utterances.flush():
+            self._on_utterance(utterance)
+        self.twin_jobs.catch_up()
+        self._arm_timer()
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while self._busy():
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
+    async def close(self) -> None:
+        """Cancel everything still running; started generations report ``cancelled``.
+
+        The backend belongs to the caller, who closes it.
+        """
+        self._closed = self.twin_jobs.closed = self.folder.closed = True
+        self._alarm.cancel()
+        jobs = [task for task in (self.twin_jobs.task, self.folder.task) if task is not None]
+        for task in jobs:
+            task.cancel()
+        await asyncio.gather(*self.generator.stop(), *jobs, return_exceptions=True)
+
+    # --- input --------------------------------------------------------------------
+
+    def on_event(self, event: Event) -> None:
+        """EventBus subscriber: updates the window and the driver, starts tasks, returns at once."""
+        if self._closed:
+            return
+        now = self._clock()
+        if isinstance(event, TranscriptFinal):
+            self._media_time = max(self._media_time, event.end)
+            self.generator.language = event.language or self.generator.language
+            if event.speaker_name:
+                self.twin_updater.name_voice(event.speaker, event.speaker_name)
+            done = self.utterances.add(
+                event.text, event.start, event.end, event.utterance, event.utterance_end,
+                event.speaker_name or event.speaker,
+            )
+            for utterance in done:
+                line = self._on_utterance(utterance)
+                if event.utterance_end and utterance is done[-1]:
+                    self._lines[event.utterance] = (utterance.start, line, utterance.text)
+                    while len(self._lines) > KEEP_LINES:
+                        del self._lines[next(iter(self._lines))]
+            if not done:
+                return
+        elif isinstance(event, TranscriptRevised):
+            self._on_revision(event)
+            return
+        elif isinstance(event, TranscriptPartial):
+            for utterance in self.utterances.on_speech(event.start):
+                self._on_utterance(utterance)
+            self._run(self.policy.on_partial(now, event.text))
+        elif isinstance(event, VisionObservation):
+            at = event.media_time if event.media_time is not None else self._media_time
+            self._media_time = max(self._media_time, at)
+            text = observation_text(event.kind, event.score, event.note)
+            self.window.add(at, text, SEEN)
+            self.heard.add(text)
+            self.twin_updater.see(at, event.note or text, scene_change=event.kind == SCENE_CHANGE)
+            self.generator.offer_keyframe(event, at, text)
+            if event.kind == SCENE_CHANGE:
+                self._run(self.policy.on_scene(now))
+            else:
+                self.policy.note_context(now)
+        else:
+            return
+        self.folder.take_evicted()
+        self._arm_timer()
+
+    def _on_revision(self, revision: TranscriptRevised) -> None:
+        """An utterance decoded again once it ended: the rules read it anew, its line in the window (while
+        still in the tail) and what grounding has heard take the revised words; nothing is asked of the
+        model for it."""
+        self.twin_updater.revise(revision.utterance, self._said_to_people(revision.text))
+        self._on_revised_question(revision)
+        said = self._lines.pop(revision.utterance, None)
+        if said is None:
+            return
+        at, line, text = said
+        revised = line[: len(line) - len(text)] + revision.text
+        self.window.revise(at, line, revised)
+        self._hear(revised, revision.text, revision.speaker_name or revision.speaker)
+
+    def _on_revised_question(self, revision: TranscriptRevised) -> None:
+        """A revised utterance that asks the assistant something: the twin knows it was asked; if it is
+        the question being answered, heard differently on the second decode ("what is time working on" ->
+        "what is Tom working on"), it is asked again while the answer still runs; and if the first reading
+        missed that it was a question to us at all ("Assistant," heard as "Is this true,"), it is asked now."""
+        asked = self.policy.addressed_part(revision.text)
+        if asked is None:
+            return
+        self.twin_updater.asked(asked)
+        if not revision.utterance:
+            return
+        answering = self._answering
+        if answering is not None and answering[0] == revision.utterance:
+            if normalize_utterance(asked) != normalize_utterance(self._question):
+                self._question = asked
+                self._run(self.policy.on_question_revised(self._clock(), answering[1]))
+            return
+        said = self._lines.get(revision.utterance)
+        if said is not None and self.policy.addressed_part(said[2]) is None:
+            self._question, self._question_utterance = asked, revision.utterance
+            self._run(self.policy.on_question_revealed(self._clock()))
+
+    def _on_utterance(self, utterance: Utterance) -> str:
+        """A whole utterance: into the window, the session index and the rules, then to the driver;
+        returns the line the window got."""
+        addressed = self.policy.addressed_part(utterance.text)
+        said = self._said_to_people(utterance.text)
+        if said.strip():
+            self.twin_updater.add(said, speaker=utterance.speaker, utterance=utterance.number)
+        # "Tom: I will ..." (or "S2: ..." while nobody knows the voice's name): the prompt says who "I" is.
+        # The rules read the utterance first: a voice that answers "Mike, how about you?" is Mike's.
+        speaker = utterance.speaker
+        if is_voice_label(speaker):
+            speaker = self.twin_updater.voice_name(speaker) or speaker
+        line = f"{speaker}: {utterance.text}" if speaker else utterance.text
+        self.window.add(utterance.start, line)
+        # Heard as said: the rules' guess at a voice's name is no evidence that the name is a person's
+        # (a misheard "Reng, please fix ..." named the voice that answered).
+        self._hear(line, utterance.text, utterance.speaker)
+        if addressed is not None:
+            self._question, self._question_utterance = addressed, utterance.number
+            self.twin_updater.asked(addressed)
+        self._run(self.policy.on_final(self._clock(), utterance.text))
+        self.twin_jobs.on_utterance()
+        self.folder.take_evicted()
+        self._arm_timer()
+        return line
+
+    def _hear(self, line: str, text: str, speaker: str) -> None:
+        """Into the session's index of what was said: the line with its speaker's name, never a voice's
+        label (an owner or a person "S2" is pruned as nobody)."""
+        if is_voice_label(speaker):
+            self.heard.add(text)
+        else:
+            self.heard.add(line, speaker)  # a participant's or a voice's name is a name, said or not
+
+    def _said_to_people(self, text: str) -> str:
+        """What people said to each other in ``text``; never the question to us (the rules read only that)."""
+        addressed = self.policy.addressed_part(text)
+        return text if addressed is None else text[: len(text) - len(addressed)]
+
+    # --- commands -----------------------------------------------------------------
+
+    def _run(self, commands: list[Command]) -> None:
+        for command in commands:
+            if isinstance(command, Cancel):
+                self.generator.cancel(command.gen_id, command.reason)
+            elif not self._closed:
+                question = None
+                if command.trigger == QUESTION:
+                    question = command.speculative_text or self._question
+                    if not command.speculative_text:
+                        self._answering = (self._question_utterance, command.gen_id)
+                    self.twin_jobs.make_way()
+                self.generator.start(command, question)
+
+    def _after_generation(self, gen_id: int, stats: StreamStats, cancelled: bool) -> None:
+        if self._closed:
+            return
+        if not cancelled:
+            answer = stats.text.strip()
+            if answer and answer != NOTHING_NEW:
+                self.window.add(self._media_time, answer, SAID)
+                self.folder.take_evicted()
+            self.twin_jobs.catch_up()
+        self._run(self.policy.on_generation_done(self._clock(), gen_id, cancelled))
+        self._arm_timer()
+
+    def _report_backend_error(self, exc: BaseException, gen_id: int | None = None) -> str:
+        """Emit an ``error`` event and start the backoff; returns the error code."""
+        name = self.backend.name if self.backend else "none"
+        if not isinstance(exc, LLMError):
+            log.error("backend %s failed unexpectedly", name, exc_info=exc)
+            exc = LLMError("internal", f"{type(exc).__name__}: {exc}")
+        code = f"llm_{exc.code}"
+        retry = f" (retry after {exc.retry_after:g} s)" if exc.retry_after else ""
+        self._emit(Error(code=code, message=f"{name}: {exc.message}{retry}"))
+        self.policy.on_backend_error(self._clock(), exc.retry_after, gen_id)
+        self._arm_timer()
+        return code
+
+    # --- time ---------------------------------------------------------------------------
+
+    def _arm_timer(self) -> None:
+        """Wake up when the driver (debounce, backoff, heartbeat) or a waiting twin update is due."""
+        if self._closed:
+            return
+        due = [d for d in (self.policy.next_deadline(), self.twin_jobs.due()) if d is not None]
+        self._alarm.set(min(due, default=None))
+
+    def _on_timer(self) -> None:
+        now = self._clock()
+        self._run(self.policy.tick(now))
+        self.twin_jobs.tick(now)
+        self._arm_timer()
+
+    def _busy(self) -> bool:
+        return bool(
+            self.policy.busy
+            or self.generator.running
+            or self.twin_jobs.busy
+            or self.folder.busy
+        )

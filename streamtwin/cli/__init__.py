@@ -1,0 +1,1 @@
+"""The command line: ``streamtwin run | serve | stream | replay``."""

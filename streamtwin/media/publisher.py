@@ -1,0 +1,261 @@
+"""``streamtwin stream SOURCE --to ws://HOST:PORT``: publish media over WebRTC, print the session's events.
+
+The source (a file, URL, RTSP stream or a camera such as ``/dev/video0``) is
+played in real time by aiortc's ``MediaPlayer``; its tracks go to the server,
+whose session events come back on the websocket and are printed like ``run``
+prints them.  When the source ends the publisher asks the server to end the
+session and exits once ``session.ended`` arrives (speech is flushed first).
+
+With ``--name`` the session is a room that others may join; ``--session ID --name NAME
+--join-token TOKEN`` joins one (the first publisher's welcome carries the token, and its
+join link).  A participant who leaves a room that others are still in gets its own
+``participant.left`` (its speech flushed first) instead of ``session.ended``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from aiortc import (
+    RTCConfiguration,
+    RTCIceServer,
+    RTCPeerConnection,
+    RTCSessionDescription,
+)
+from aiortc.contrib.media import MediaPlayer
+from aiortc.mediastreams import MediaStreamTrack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from streamtwin.config import Config
+from streamtwin.events import Error, Event, EventSchemaError, ParticipantLeft, SessionEnded, from_dict
+from streamtwin.media.ingest import NETWORK_PREFIXES
+from streamtwin.outputs.text import JsonlOutput, TextOutput
+from streamtwin.media.redact import redact
+
+log = logging.getLogger(__name__)
+
+END_GRACE_S = 0.5  # after the source ends, let the last packets arrive before asking to end
+ENDED_TIMEOUT_S = 150.0  # the server flushes speech and drains the last answer (--llm-drain-s) first
+OPEN_TIMEOUT_S = 10.0
+
+
+class PublishError(Exception):
+    """Publishing failed; the message is one line for the person who ran the command."""
+
+
+def ws_url(to: str, token: str = "") -> str:
+    """``ws://host:port`` (or http://, or a bare host:port) -> the server's ``/ws`` URL."""
+    parts = urlsplit(to if "://" in to else f"ws://{to}")
+    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
+    if scheme not in ("ws", "wss") or not parts.netloc:
+        raise PublishError(f"--to needs a server address such as ws://127.0.0.1:8080, not {to!r}")
+    path = parts.path if parts.path not in ("", "/") else "/ws"
+    query = parts.query
+    if token:
+        query = "&".join(q for q in (query, urlencode({"token": token})) if q)
+    return urlunsplit((scheme, parts.netloc, path, query, ""))
+
+
+def open_player(source: str) -> MediaPlayer:
+    """aiortc's player for a file, URL, RTSP stream or V4L2 camera, with one clear error if it cannot open."""
+    kwargs: dict[str, Any] = {}
+    if source.startswith("/dev/video"):
+        kwargs["format"] = "v4l2"
+    elif source.startswith("rtsp://"):
+        kwargs["options"] = {"rtsp_transport": "tcp"}
+    elif not source.startswith(NETWORK_PREFIXES) and not os.path.exists(source):
+        raise PublishError(f"no such file: {source}")
+    try:
+        player = MediaPlayer(source, timeout=OPEN_TIMEOUT_S, **kwargs)
+    except Exception as exc:  # PyAV raises a dozen kinds; the person needs one line
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise PublishError(f"cannot open {redact(source)}: {redact(reason)}") from None
+    if player.audio is None and player.video is None:
+        raise PublishError(f"{source} has neither audio nor video")
+    return player
+
+
+class Publication:
+    """One publisher connection: hello, offer/answer, then the session's events to ``on_event``.
+
+    ``run()`` returns once the session has ended (after ``finish()`` or when the
+    main track ends) and raises :class:`PublishError` when the server refuses or vanishes.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        audio: MediaStreamTrack | None,
+        video: MediaStreamTrack | None,
+        *,
+        on_event: Callable[[Event], None],
+        on_message: Callable[[dict[str, Any]], None] = lambda message: None,
+        label: str = "",
+        name: str = "",
+        session: str = "",
+        join_token: str = "",
+    ) -> None:
+        self.url = url
+        self.tracks = [t for t in (audio, video) if t is not None]
+        self.on_event = on_event
+        self.on_message = on_message
+        self.label = label
+        self.name = name  # in a room: this participant's name (the server's welcome confirms it)
+        self.session = session  # a room to join (with join_token), else a new session
+        self.join_token = join_token
+        self.welcome: dict[str, Any] = {}
+        self.ended: SessionEnded | ParticipantLeft | None = None
+        self._finish = asyncio.Event()
+        self.tracks[0].on("ended", self._finish.set)
+
+    def finish(self) -> None:
+        """Stop publishing: the server flushes the session and sends ``session.ended``."""
+        self._finish.set()
+
+    async def run(self) -> SessionEnded | ParticipantLeft:
+        try:
+            async with connect(self.url, open_timeout=OPEN_TIMEOUT_S, max_size=None) as ws:
+                return await self._publish(ws)
+        except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            raise PublishError(f"cannot connect to {redact(self.url)}: {reason}") from None
+
+    def hello(self) -> dict[str, Any]:
+        options: dict[str, Any] = {"source": self.label}
+        if self.name:
+            options["name"] = self.name
+        message: dict[str, Any] = {"type": "hello", "role": "publisher", "options": options}
+        if self.session:
+            message.update(session=self.session, token=self.join_token)
+        return message
+
+    async def _publish(self, ws: ClientConnection) -> SessionEnded | ParticipantLeft:
+        await ws.send(json.dumps(self.hello()))
+        welcome = self.welcome = await self._expect(ws, "welcome")
+        self.name = welcome.get("name", self.name)
+        self.on_message(welcome)
+        servers = [RTCIceServer(**server) for server in welcome.get("ice_servers", [])]
+        pc = RTCPeerConnection(RTCConfiguration(iceServers=servers))
+        try:
+            for track in self.tracks:
+                pc.addTrack(track)
+            await pc.setLocalDescription(await pc.createOffer())  # aiortc gathers every candidate here
+            await ws.send(json.dumps({"type": "offer", "sdp": pc.localDescription.sdp}))
+            answer = await self._expect(ws, "answer")
+            await pc.setRemoteDescription(RTCSessionDescription(sdp=answer["sdp"], type="answer"))
+            ender = asyncio.ensure_future(self._end_when_finished(ws))
+            try:
+                await self._events(ws)
+            finally:
+                ender.cancel()
+        finally:
+            await pc.close()
+        if self.ended is None:
+            raise PublishError("the server closed the connection before the session ended")
+        return self.ended
+
+    async def _end_when_finished(self, ws: ClientConnection) -> None:
+        await self._finish.wait()
+        await asyncio.sleep(END_GRACE_S)
+        await ws.send(json.dumps({"type": "end"}))
+        await asyncio.sleep(ENDED_TIMEOUT_S)
+        log.warning("no session.ended after %.0f s; giving up", ENDED_TIMEOUT_S)
+        await ws.close()
+
+    async def _expect(self, ws: ClientConnection, kind: str) -> dict[str, Any]:
+        """The next protocol message, which must be ``kind``; an error before it is fatal."""
+        while True:
+            message = await self._next(ws)
+            if message is None:
+                raise PublishError(f"the server closed the connection while we waited for {kind!r}")
+            if message.get("type") == kind:
+                return message
+            if message.get("type") == "error":
+                raise PublishError(f"the server refused: {message.get('message')} ({message.get('code')})")
+            self.on_message(message)
+
+    async def _events(self, ws: ClientConnection) -> None:
+        while (message := await self._next(ws)) is not None:
+            self.on_message(message)
+
+    async def _next(self, ws: ClientConnection) -> dict[str, Any] | None:
+        """The next protocol message (events on the way go to ``on_event``); None once closed."""
+        while True:
+            try:
+                raw = await ws.recv()
+            except ConnectionClosed:
+                return None
+            message = json.loads(raw)
+            if "v" not in message:
+                return message
+            try:
+                event = from_dict(message)
+            except EventSchemaError as exc:
+                log.warning("ignoring an event this version cannot read: %s", exc)
+                continue
+            if isinstance(event, SessionEnded) or (isinstance(event, ParticipantLeft) and event.name == self.name):
+                self.ended = event
+            self.on_event(event)
+
+
+async def stream(
+    config: Config, source: str, url: str, *, name: str = "", session: str = "", join_token: str = ""
+) -> int:
+    """``streamtwin stream``: 0 once the session ended cleanly, 1 with one line on stderr otherwise."""
+    fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
+    output: Callable[[Event], None] = (
+        JsonlOutput(sys.stdout) if fmt == "jsonl" else TextOutput(sys.stdout, sys.stderr, live=sys.stdout.isatty())
+    )
+    fatal: list[str] = []
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, Error) and event.fatal:
+            fatal.append(event.message)
+        output(event)
+
+    def on_message(message: dict[str, Any]) -> None:
+        if message.get("type") in ("error", "notice"):
+            sys.stderr.write(f"streamtwin: server {message['type']}: {message.get('message')}\n")
+        elif message.get("type") == "welcome" and message.get("join_token") and not session:
+            sys.stderr.write(  # how others join this room (a secret of this session only)
+                f"streamtwin: room {message['session']}: others join with --session {message['session']} "
+                f"--name NAME --join-token {message['join_token']} (page: {message.get('join_url', '')})\n"
+            )
+
+    player = None
+    try:
+        target = ws_url(url, config.token)
+        player = open_player(source)
+        publication = Publication(
+            target, player.audio, player.video, on_event=on_event, on_message=on_message, label=redact(source),
+            name=name, session=session, join_token=join_token,
+        )
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, publication.finish)  # what was heard is still flushed
+        try:
+            await publication.run()
+        finally:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+    except PublishError as exc:
+        sys.stderr.write(f"streamtwin: error: {exc}\n")
+        return 1
+    finally:
+        if player is not None:
+            for track in (player.audio, player.video):
+                if track is not None:
+                    track.stop()
+    if fatal:
+        sys.stderr.write(f"streamtwin: error: {fatal[0]}\n")
+        return 1
+    return 0

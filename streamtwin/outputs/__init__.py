@@ -1,0 +1,1 @@
+"""What ``streamtwin run`` writes: the live text view, JSONL, subtitles and meeting notes."""

@@ -1,0 +1,1 @@
+"""Rooms: several named publishers in one session, their finals interleaved into one transcript."""

@@ -1,0 +1,1 @@
+"""The live service: HTTP, websockets, WHIP, sessions and their viewers, admission and limits, metrics."""

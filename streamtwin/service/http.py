@@ -1,0 +1,109 @@
+"""The plain-HTTP side of the service: static files of ``web/``, ``/healthz``, ``/metrics``, the ``/ws`` gate.
+
+:class:`HttpFront` is websockets' ``process_request`` hook: it answers every
+request that is not a websocket upgrade of ``/ws`` and refuses any request whose
+``Host`` is not this machine (DNS rebinding).  It never raises: a request it
+cannot make sense of is a 400, not a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import unquote
+
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers, MultipleValuesError
+from websockets.http11 import Request, Response
+
+from streamtwin.service.access import host_allowed
+
+log = logging.getLogger(__name__)
+
+REASONS = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 426: "Upgrade Required",
+           429: "Too Many Requests", 503: "Service Unavailable"}
+TEXT = "text/plain; charset=utf-8"
+
+# A gate for websocket upgrades (connection caps): a refusal response, or None to go on.
+WsGate = Callable[[ServerConnection, Request], "Response | None"]
+
+
+def find_web_root() -> Path:
+    """``web/`` beside the package (a checkout), else ``./web`` (an installed package run from the repo)."""
+    beside = Path(__file__).resolve().parent.parent / "web"
+    return beside if beside.is_dir() else Path.cwd() / "web"
+
+
+def request_path(target: str) -> str:
+    """The decoded path of a request target, without query or fragment (never raises)."""
+    return unquote(target.split("?", 1)[0].split("#", 1)[0])
+
+
+def request_query(target: str) -> str:
+    return target.split("?", 1)[1].split("#", 1)[0] if "?" in target else ""
+
+
+class HttpFront:
+    def __init__(
+        self,
+        web_root: Path,
+        metrics_text: Callable[[], str],
+        allowed_hosts: list[str],
+        ws_gate: WsGate,
+        status: Callable[[], str] = lambda: "ok",
+    ):
+        """``status()``: what /healthz says ("ok", or "degraded" while the event store is unreachable)."""
+        self.web_root = web_root
+        self._status = status
+        self._metrics_text = metrics_text
+        self._allowed_hosts = allowed_hosts
+        self._ws_gate = ws_gate
+
+    def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
+        try:
+            host = request.headers.get("Host")
+            upgrade = "upgrade" in request.headers.get("Connection", "").lower()
+        except MultipleValuesError:
+            return response(400, b"one Host and one Connection header, please\n", TEXT)
+        if not host_allowed(host, self._allowed_hosts):
+            log.info("refused a request for host %r", (host or "")[:100])
+            return response(403, b"this host name is not served here (see --allow-host)\n", TEXT)
+        path = request_path(request.path)
+        if path == "/ws":
+            if not upgrade:
+                return response(426, b"/ws is the websocket endpoint (see docs/protocol.md)\n", TEXT)
+            return self._ws_gate(connection, request)
+        if path == "/healthz":
+            # 200 either way: a degraded node still serves its sessions (a load balancer must not drop it)
+            return response(200, b'{"status":"%s"}\n' % self._status().encode(), "application/json")
+        if path == "/metrics":
+            return response(200, self._metrics_text().encode(), "text/plain; version=0.0.4; charset=utf-8")
+        return self._static(path)
+
+    def _static(self, path: str) -> Response:
+        relative = "index.html" if path in ("", "/") else path.lstrip("/")
+        try:
+            candidate = (self.web_root / relative).resolve()
+            found = candidate.is_relative_to(self.web_root) and candidate.is_file()
+        except (OSError, ValueError):  # e.g. an encoded NUL byte
+            found = False
+        if not found:
+            return response(404, b"not found\n", TEXT)
+        kind = mimetypes.guess_type(candidate.name)[0] or "application/octet-stream"
+        if kind in ("text/javascript", "application/javascript", "text/html", "text/css"):
+            kind += "; charset=utf-8"
+        return response(200, candidate.read_bytes(), kind)
+
+
+def response(status: int, body: bytes, content_type: str) -> Response:
+    headers = Headers(
+        [
+            ("Content-Type", content_type),
+            ("Content-Length", str(len(body))),
+            ("Cache-Control", "no-cache"),
+            ("Connection", "close"),
+        ]
+    )
+    return Response(status, REASONS.get(status, ""), headers, body)

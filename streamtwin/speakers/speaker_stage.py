@@ -1,0 +1,286 @@
+"""Speaker turns on a shared microphone: labels the speech stage's finals with who spoke.
+
+The session hands this stage the same audio as the speech stage (:meth:`SpeakerStage.push`)
+and routes the speech stage's events through :meth:`SpeakerStage.relay` on their way to the
+bus.  An utterance's voice is embedded with resemblyzer's encoder in numpy
+(:mod:`streamtwin.speakers.encoder`), its 1.6 s partials as soon as the finals show the words they
+hold, in the process's bounded CPU pool (the speech engine's: the loop never blocks), and its
+speaker is decided by the pure :class:`~streamtwin.speakers.clusters.SpeakerClusters` when it ends.
+
+How labels attach (docs/protocol.md):
+
+* a final in the middle of an utterance carries the best match of the partials embedded so far
+  (once there are three: after ~3 s of its words) if it clears the threshold, without changing any
+  profile; else ``""`` (not known yet, maybe a new voice);
+* the final that ends an utterance (``utterance_end: true``) waits until the whole utterance is
+  embedded and carries its speaker for good: that label holds for every final of the utterance.
+  Speech events behind it wait with it, so the order on the bus is the speech stage's;
+* ``speaker_name`` is the name the speaker gave themselves ("I'm Tom"), from the utterance in
+  which they said it on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+import numpy as np
+
+from streamtwin.media.audio import SAMPLE_RATE
+from streamtwin.config import Config
+from streamtwin.events import Event, TranscriptFinal, TranscriptRevised
+from streamtwin.speakers.clusters import SpeakerClusters, SpeakerNames
+from streamtwin.speakers.encoder import (
+    EncoderUnavailable,
+    VoiceEncoder,
+    average,
+    complete_partials,
+    normalize_volume,
+    partial_starts,
+    shared_encoder,
+    weights_path,
+)
+
+log = logging.getLogger(__name__)
+
+# Partials are embedded as soon as the finals show they are whole, however few: the utterance's last final
+# waits only for the one or two its end completes. A partial alone costs what its share of a batch of three does
+# (16.5 ms, numpy's BLAS on one thread); waiting to batch three held that final for up to four.
+LABEL_AFTER_PARTIALS = 3  # a final in the middle of an utterance takes a label once this many are embedded
+KEEP_S = 30.0  # audio kept behind the newest sample when no utterance needs older
+MAX_KEEP_S = 120.0  # never more, whatever an utterance still needs
+KEEP_LABELS = 16  # utterances whose label a late revision can still take
+
+RunCpu = Callable[..., Awaitable[Any]]  # run(fn, *args) in the bounded CPU pool
+
+
+def speakers_enabled(config: Config) -> bool:
+    """``--speakers voice`` (the encoder must be installed), ``off``, or ``auto``: voice when installed."""
+    mode = (config.speakers or "auto").strip().lower()
+    if mode == "off":
+        return False
+    if mode not in ("auto", "voice"):
+        raise ValueError(f"--speakers must be auto, voice or off, not {config.speakers!r}")
+    try:
+        weights_path()
+    except EncoderUnavailable as exc:
+        if mode == "voice":
+            raise
+        log.info("speaker labels off: %s", exc)
+        return False
+    return True
+
+
+@dataclass
+class _Utterance:
+    id: int
+    start: float  # media seconds: the first word's start
+    end: float  # the last committed word's end so far
+    text: list[str] = field(default_factory=list)
+    partials: dict[int, np.ndarray] = field(default_factory=dict)  # first mel frame -> embedding
+    final: TranscriptFinal | None = None  # the utterance_end final, held until labelled
+    held_at: float = 0.0  # perf_counter() when the utterance_end final arrived
+
+    @property
+    def duration(self) -> float:
+        return max(0.0, self.end - self.start)
+
+
+class SpeakerStage:
+    def __init__(
+        self,
+        config: Config,
+        emit: Callable[[Event], object],
+        run_cpu: RunCpu,
+        encoder: Callable[[], VoiceEncoder] = shared_encoder,
+    ) -> None:
+        self._emit = emit
+        self._run_cpu = run_cpu
+        self._encoder = encoder
+        self.clusters = SpeakerClusters(
+            threshold=config.speaker_threshold, min_new_s=config.speaker_min_new_s, max_speakers=config.max_speakers
+        )
+        self._audio = np.zeros(0, dtype=np.float32)
+        self._origin = 0  # absolute sample index of self._audio[0]
+        self._open: _Utterance | None = None
+        self._closing: deque[_Utterance] = deque()  # ended, waiting for their last partials
+        self._held: deque[Event] = deque()  # speech events behind an unlabelled utterance end
+        self._labels: dict[int, tuple[str, str]] = {}  # recent utterances' labels, for their revisions
+        self._job: asyncio.Future[Any] | None = None
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.embed_seconds = 0.0  # CPU time the pool's thread spent embedding
+        self.embedded_audio_s = 0.0  # audio covered by the utterances labelled
+        self.holds: list[float] = []  # seconds each utterance's last final waited for its label
+        self.closed = False
+
+    # --- input ------------------------------------------------------------------------------------
+
+    def push(self, samples: np.ndarray) -> None:
+        """The same 16 kHz mono float32 audio the speech stage gets, pushed first."""
+        self._audio = np.concatenate([self._audio, np.asarray(samples, dtype=np.float32)])
+        end = self._origin + len(self._audio)
+        keep_from = end - int(KEEP_S * SAMPLE_RATE)
+        needed = [self._first_needed(u) for u in (*self._closing, self._open) if u is not None]
+        if needed:
+            keep_from = max(min(keep_from, *needed), end - int(MAX_KEEP_S * SAMPLE_RATE))
+        if keep_from > self._origin + SAMPLE_RATE:  # trim in steps of a second or more
+            self._audio = self._audio[keep_from - self._origin :]
+            self._origin = keep_from
+
+    def relay(self, event: Event) -> None:
+        """A speech-stage event on its way to the bus: finals get their speaker, order is kept."""
+        if self.closed:
+            self._emit(event)
+            return
+        if isinstance(event, TranscriptFinal):
+            self._on_final(event)
+        elif self._held:
+            self._held.append(event)
+        else:
+            self._out(event)
+        self._kick()
+
+    async def drain(self) -> None:
+        """Wait until every utterance is labelled and every held event emitted."""
+        while not self.closed and (self._held or self._closing or self._job is not None):
+            self._idle.clear()
+            self._kick()
+            await self._idle.wait()
+
+    def close(self) -> None:
+        """Stop labelling: whatever is held goes out as it is."""
+        self.closed = True
+        while self._held:
+            self._emit(self._held.popleft())
+
+    # --- finals -----------------------------------------------------------------------------------
+
+    def _on_final(self, final: TranscriptFinal) -> None:
+        utterance = self._open
+        if utterance is None or utterance.id != final.utterance or final.utterance == 0:
+            if utterance is not None:  # ended without its utterance_end final: label nothing more of it
+                log.debug("utterance %d ended without utterance_end", utterance.id)
+            start = final.words[0][1] if final.words else final.start
+            utterance = self._open = _Utterance(final.utterance, float(start), float(final.end))
+        utterance.end = max(utterance.end, float(final.end))
+        if final.text.strip():
+            utterance.text.append(final.text.strip())
+        if final.utterance_end or final.utterance == 0:
+            utterance.final = final
+            utterance.held_at = time.perf_counter()
+            self._closing.append(utterance)
+            self._open = None
+            self._held.append(final)
+            return
+        if len(utterance.partials) >= LABEL_AFTER_PARTIALS:
+            label = self.clusters.match(average(np.stack(list(utterance.partials.values()))))
+            final.speaker, final.speaker_name = label, self.clusters.name_of(label)
+        if self._held:
+            self._held.append(final)
+        else:
+            self._emit(final)
+
+    # --- embedding jobs ----------------------------------------------------------------------------
+
+    def _kick(self) -> None:
+        """Start the next embedding job unless one runs: the oldest ended utterance first."""
+        if self._job is not None or self.closed:
+            return
+        job = self._next_job()
+        if job is None:
+            self._release()
+            self._idle.set()
+            return
+        utterance, wav, starts, last = job
+        self._job = asyncio.ensure_future(self._run_cpu(self._embed, wav, starts))
+        self._job.add_done_callback(lambda future: self._done(future, utterance, starts, last))
+
+    def _next_job(self) -> tuple[_Utterance, np.ndarray, list[int], bool] | None:
+        if self._closing:
+            utterance = self._closing[0]
+            wav = self._slice(utterance.start, utterance.end)
+            starts = [s for s in partial_starts(len(wav)) if s not in utterance.partials]
+            return utterance, wav, starts, True
+        utterance = self._open
+        if utterance is not None:
+            wav = self._slice(utterance.start, utterance.end)
+            starts = [s for s in complete_partials(len(wav)) if s not in utterance.partials]
+            if starts:
+                return utterance, wav, starts, False
+        return None
+
+    def _embed(self, wav: np.ndarray, starts: list[int]) -> tuple[np.ndarray, float]:
+        """In the pool: the partials at ``starts``, the volume raised as resemblyzer does for the audio so far;
+        and the CPU time this thread spent on them."""
+        began = time.thread_time()
+        embeddings = self._encoder().embed_partials(normalize_volume(wav), starts)
+        return embeddings, time.thread_time() - began
+
+    def _done(self, future: asyncio.Future[Any], utterance: _Utterance, starts: list[int], last: bool) -> None:
+        self._job = None
+        if self.closed:  # what was held went out unlabelled; nothing may change it now
+            self._idle.set()
+            return
+        try:
+            embeddings, seconds = future.result()
+            self.embed_seconds += seconds
+            utterance.partials.update(zip(starts, embeddings))
+        except (Exception, asyncio.CancelledError) as exc:  # the utterance stays unlabelled; labelling goes on
+            log.error("speaker embedding failed: %r", exc, exc_info=not isinstance(exc, asyncio.CancelledError))
+        if last:
+            self._closing.popleft()
+            self._label(utterance)
+        self._release()
+        self._kick()
+
+    def _label(self, utterance: _Utterance) -> None:
+        final = utterance.final
+        assert final is not None
+        if not utterance.partials:
+            return
+        assignment = self.clusters.assign(average(np.stack(list(utterance.partials.values()))), utterance.duration)
+        name = SpeakerNames.introduced(" ".join(utterance.text))
+        if name and not self.clusters.introduce(assignment, name):
+            log.info("%s said the name %r but it was not taken (a guessed label, or named already)", assignment.label, name)
+        final.speaker = assignment.label
+        final.speaker_name = self.clusters.name_of(assignment.label)
+        self._labels[final.utterance] = (final.speaker, final.speaker_name)
+        while len(self._labels) > KEEP_LABELS:
+            del self._labels[next(iter(self._labels))]
+        self.embedded_audio_s += utterance.duration
+        self.holds.append(time.perf_counter() - utterance.held_at)
+        log.debug("utterance %d (%.1f s) -> %s %s (similarity %.3f%s)", utterance.id, utterance.duration,
+                  assignment.label, final.speaker_name, assignment.similarity, ", new" if assignment.new else "")
+
+    def _release(self) -> None:
+        """Emit held events up to the next utterance end still waiting for its label."""
+        waiting = {id(u.final) for u in self._closing}
+        while self._held and id(self._held[0]) not in waiting:
+            self._out(self._held.popleft())
+
+    def _out(self, event: Event) -> None:
+        """Emit; a revision (it follows its utterance's last final) takes that final's label."""
+        if isinstance(event, TranscriptRevised) and event.utterance in self._labels:
+            event.speaker, event.speaker_name = self._labels[event.utterance]
+        self._emit(event)
+
+    # --- audio ---------------------------------------------------------------------------------------
+
+    def _slice(self, start_s: float, end_s: float) -> np.ndarray:
+        """The utterance's audio so far; the part already trimmed (past MAX_KEEP_S) is zeros."""
+        a, b = int(round(start_s * SAMPLE_RATE)), int(round(end_s * SAMPLE_RATE))
+        out = np.zeros(max(0, b - a), dtype=np.float32)
+        lo, hi = max(a, self._origin), min(b, self._origin + len(self._audio))
+        if hi > lo:
+            out[lo - a : hi - a] = self._audio[lo - self._origin : hi - self._origin]
+        return out
+
+    @staticmethod
+    def _first_needed(utterance: _Utterance) -> int:
+        """The first sample an utterance still reads (the volume is set from all of it, as resemblyzer does)."""
+        return int(round(utterance.start * SAMPLE_RATE))
