@@ -15,7 +15,7 @@ import pytest
 
 from streamtwin.eventlog.redis_store import RedisStore
 from streamtwin.events import from_json
-from streamtwin.cli.replay import due_in
+from streamtwin.eventlog.recording import due_in
 from streamtwin.cli.serve import start_replay
 from tests.conftest import ServerFactory
 from tests.live import hello, open_ws, recv_until

@@ -16,7 +16,7 @@ from streamtwin.config import Config
 from streamtwin.eventlog.open import StoreError, open_store
 from streamtwin.service.access import check_bind, new_secret, token_digest
 from streamtwin.media.redact import redact
-from streamtwin.cli.replay import ReplayError, check_source, replay_to_log
+from streamtwin.eventlog.recording import ReplayError, check_source, replay_to_log
 from streamtwin.service.server import Server, make_session_factory
 
 
