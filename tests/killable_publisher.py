@@ -9,7 +9,7 @@ import asyncio
 import sys
 
 from streamtwin.config import Config
-from streamtwin.media.publisher import stream
+from streamtwin.cli.stream import stream
 from streamtwin.service.webrtc import use_loopback_candidates
 
 if __name__ == "__main__":

@@ -147,7 +147,7 @@ async def test_the_stream_command_joins_a_room_only_with_its_token(make_server, 
     from dataclasses import replace
 
     from streamtwin.cli.main import main
-    from streamtwin.media.publisher import stream
+    from streamtwin.cli.stream import stream
 
     server = await make_server(max_sessions=3)
     host = await open_ws(server)

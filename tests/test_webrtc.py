@@ -17,7 +17,7 @@ from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
 from streamtwin.events import from_json
-from streamtwin.media.publisher import stream
+from streamtwin.cli.stream import stream
 from streamtwin.service.server import Server
 from tests.live import hello, offer_media, open_ws, recv_json, recv_until, send_json, view
 from tests.media import decode_jpeg

@@ -280,7 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KeyboardInterrupt:  # Ctrl-C while the models load, before the signal handlers are in place
             return 130
     if args.command == "stream":
-        from streamtwin.media.publisher import stream
+        from streamtwin.cli.stream import stream
 
         if args.session and not args.name:
             print("streamtwin: error: joining a room (--session) needs --name", file=sys.stderr)

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 
 from streamtwin.config import Config
 from streamtwin.eventlog.recording import ReplayError, replay
 from streamtwin.outputs.formats import OUTPUT_FORMATS, make_output, output_format
-
-log = logging.getLogger(__name__)
 
 REPLAY_EXAMPLES = """\
 examples:

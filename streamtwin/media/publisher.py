@@ -1,13 +1,14 @@
-"""``streamtwin stream SOURCE --to ws://HOST:PORT``: publish media over WebRTC, print the session's events.
+"""Publish media to a streamtwin server over WebRTC and receive the session's events.
 
 The source (a file, URL, RTSP stream or a camera such as ``/dev/video0``) is
 played in real time by aiortc's ``MediaPlayer``; its tracks go to the server,
-whose session events come back on the websocket and are printed like ``run``
-prints them.  When the source ends the publisher asks the server to end the
-session and exits once ``session.ended`` arrives (speech is flushed first).
+whose session events come back on the websocket.  When the source ends the
+publisher asks the server to end the session, and is done once ``session.ended``
+arrives (speech is flushed first).  The ``streamtwin stream`` command around it
+is streamtwin/cli/stream.py.
 
-With ``--name`` the session is a room that others may join; ``--session ID --name NAME
---join-token TOKEN`` joins one (the first publisher's welcome carries the token, and its
+With a ``name`` the session is a room that others may join; ``session``, ``name`` and
+``join_token`` join one (the first publisher's welcome carries the token, and its
 join link).  A participant who leaves a room that others are still in gets its own
 ``participant.left`` (its speech flushed first) instead of ``session.ended``.
 """
@@ -18,8 +19,6 @@ import asyncio
 import json
 import logging
 import os
-import signal
-import sys
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -35,10 +34,8 @@ from aiortc.mediastreams import MediaStreamTrack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from streamtwin.config import Config
-from streamtwin.events import Error, Event, EventSchemaError, ParticipantLeft, SessionEnded, from_dict
+from streamtwin.events import Event, EventSchemaError, ParticipantLeft, SessionEnded, from_dict
 from streamtwin.media.ingest import NETWORK_PREFIXES
-from streamtwin.outputs.text import JsonlOutput, TextOutput
 from streamtwin.media.redact import redact
 
 log = logging.getLogger(__name__)
@@ -205,57 +202,3 @@ class Publication:
             if isinstance(event, SessionEnded) or (isinstance(event, ParticipantLeft) and event.name == self.name):
                 self.ended = event
             self.on_event(event)
-
-
-async def stream(
-    config: Config, source: str, url: str, *, name: str = "", session: str = "", join_token: str = ""
-) -> int:
-    """``streamtwin stream``: 0 once the session ended cleanly, 1 with one line on stderr otherwise."""
-    fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
-    output: Callable[[Event], None] = (
-        JsonlOutput(sys.stdout) if fmt == "jsonl" else TextOutput(sys.stdout, sys.stderr, live=sys.stdout.isatty())
-    )
-    fatal: list[str] = []
-
-    def on_event(event: Event) -> None:
-        if isinstance(event, Error) and event.fatal:
-            fatal.append(event.message)
-        output(event)
-
-    def on_message(message: dict[str, Any]) -> None:
-        if message.get("type") in ("error", "notice"):
-            sys.stderr.write(f"streamtwin: server {message['type']}: {message.get('message')}\n")
-        elif message.get("type") == "welcome" and message.get("join_token") and not session:
-            sys.stderr.write(  # how others join this room (a secret of this session only)
-                f"streamtwin: room {message['session']}: others join with --session {message['session']} "
-                f"--name NAME --join-token {message['join_token']} (page: {message.get('join_url', '')})\n"
-            )
-
-    player = None
-    try:
-        target = ws_url(url, config.token)
-        player = open_player(source)
-        publication = Publication(
-            target, player.audio, player.video, on_event=on_event, on_message=on_message, label=redact(source),
-            name=name, session=session, join_token=join_token,
-        )
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, publication.finish)  # what was heard is still flushed
-        try:
-            await publication.run()
-        finally:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.remove_signal_handler(sig)
-    except PublishError as exc:
-        sys.stderr.write(f"streamtwin: error: {exc}\n")
-        return 1
-    finally:
-        if player is not None:
-            for track in (player.audio, player.video):
-                if track is not None:
-                    track.stop()
-    if fatal:
-        sys.stderr.write(f"streamtwin: error: {fatal[0]}\n")
-        return 1
-    return 0

@@ -1,0 +1,73 @@
+"""``streamtwin stream SOURCE --to ws://HOST:PORT``: publish media to a server, print the session's events.
+
+The publishing is streamtwin/media/publisher.py; this command prints what comes back like ``run`` does.
+When the source ends the session is asked to end, and the command exits once ``session.ended`` arrives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from streamtwin.config import Config
+from streamtwin.events import Error, Event
+from streamtwin.media.publisher import Publication, PublishError, open_player, ws_url
+from streamtwin.media.redact import redact
+from streamtwin.outputs.text import JsonlOutput, TextOutput
+
+
+async def stream(
+    config: Config, source: str, url: str, *, name: str = "", session: str = "", join_token: str = ""
+) -> int:
+    """``streamtwin stream``: 0 once the session ended cleanly, 1 with one line on stderr otherwise."""
+    fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
+    output: Callable[[Event], None] = (
+        JsonlOutput(sys.stdout) if fmt == "jsonl" else TextOutput(sys.stdout, sys.stderr, live=sys.stdout.isatty())
+    )
+    fatal: list[str] = []
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, Error) and event.fatal:
+            fatal.append(event.message)
+        output(event)
+
+    def on_message(message: dict[str, Any]) -> None:
+        if message.get("type") in ("error", "notice"):
+            sys.stderr.write(f"streamtwin: server {message['type']}: {message.get('message')}\n")
+        elif message.get("type") == "welcome" and message.get("join_token") and not session:
+            sys.stderr.write(  # how others join this room (a secret of this session only)
+                f"streamtwin: room {message['session']}: others join with --session {message['session']} "
+                f"--name NAME --join-token {message['join_token']} (page: {message.get('join_url', '')})\n"
+            )
+
+    player = None
+    try:
+        target = ws_url(url, config.token)
+        player = open_player(source)
+        publication = Publication(
+            target, player.audio, player.video, on_event=on_event, on_message=on_message, label=redact(source),
+            name=name, session=session, join_token=join_token,
+        )
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, publication.finish)  # what was heard is still flushed
+        try:
+            await publication.run()
+        finally:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+    except PublishError as exc:
+        sys.stderr.write(f"streamtwin: error: {exc}\n")
+        return 1
+    finally:
+        if player is not None:
+            for track in (player.audio, player.video):
+                if track is not None:
+                    track.stop()
+    if fatal:
+        sys.stderr.write(f"streamtwin: error: {fatal[0]}\n")
+        return 1
+    return 0
