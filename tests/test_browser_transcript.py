@@ -28,7 +28,8 @@ from streamtwin.events import (
     from_dict,
     from_json,
 )
-from streamtwin.outputs.notes import MarkdownOutput, TwinMirror
+from streamtwin.outputs.notes import MarkdownOutput
+from streamtwin.twin.mirror import TwinMirror
 from streamtwin.outputs.text import clock
 from streamtwin.session import Session
 from streamtwin.outputs.subtitles import SubtitleOutput

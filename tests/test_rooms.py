@@ -16,7 +16,7 @@ import numpy as np
 from aiortc.contrib.media import MediaPlayer
 
 from streamtwin.events import from_dict
-from streamtwin.outputs.notes import TwinMirror
+from streamtwin.twin.mirror import TwinMirror
 from streamtwin.media.publisher import Publication
 from tests.live import hello, open_ws, recv_json, recv_until, send_json, ws_url
 

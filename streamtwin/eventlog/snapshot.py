@@ -21,7 +21,7 @@ from streamtwin.events import (
     VisionObservation,
     encode,
 )
-from streamtwin.outputs.notes import TwinMirror
+from streamtwin.twin.mirror import TwinMirror
 from streamtwin.utterances import RecentUtterances
 
 RECENT_UTTERANCES = 60

@@ -15,10 +15,9 @@ import re
 from dataclasses import replace
 from typing import Any, TextIO
 
-import jsonpatch
-
 from streamtwin.events import Event, SessionEnded, TranscriptFinal, TranscriptRevised, TwinPatch, TwinState
 from streamtwin.outputs.text import clock
+from streamtwin.twin.mirror import TwinMirror
 from streamtwin.utterances import Utterance, UtteranceGrouper
 
 log = logging.getLogger(__name__)
@@ -29,25 +28,6 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#])")
 def escape(text: str) -> str:
     """Spoken text is never markup: characters Markdown would act on get a backslash."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
-
-
-class TwinMirror:
-    """The twin as a viewer sees it: the last ``twin.state`` with the ``twin.patch``es after it applied."""
-
-    def __init__(self) -> None:
-        self.state: dict[str, Any] | None = None
-        self.version = -1
-
-    def apply(self, event: TwinState | TwinPatch) -> None:
-        if isinstance(event, TwinState):
-            self.state, self.version = event.state, event.version
-        elif self.state is not None and event.version == self.version + 1:
-            try:
-                self.state = jsonpatch.apply_patch(self.state, event.patch)
-                self.version = event.version
-            except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as exc:
-                log.warning("twin patch v%d does not apply: %s", event.version, exc)
-        # A patch out of order waits for the next whole state, as the page does.
 
 
 def _bullets(items: list[str]) -> list[str]:
