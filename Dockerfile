@@ -59,9 +59,8 @@ RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
  && pip install --no-index --no-deps --find-links /wheels resemblyzer
 COPY --from=build /opt/streamtwin/cache /opt/streamtwin/cache
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin streamtwin
-# The server serves ./web (beside the package in a checkout, the working directory when installed).
+# The page is package data (streamtwin/web/): the server needs no files beside it.
 WORKDIR /app
-COPY web ./web
 USER streamtwin
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \

@@ -4,7 +4,7 @@ auto-scroll that waits while the reader scrolls back, a polite live region, keyb
 A viewer page watches a session of the real server; the test pushes samples/meeting.wav into that
 session itself (no WebRTC, so no network namespace is needed) through the small speech model, with
 the twin kept by the rules alone.  The page's downloads must be the very documents
-`streamtwin run --format srt|md` writes from the same events (the page builds them in web/exports.js).
+`streamtwin run --format srt|md` writes from the same events (the page builds them in streamtwin/web/exports.js).
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve",
         help="run the live service: WebRTC in, websocket events out, the browser view",
-        description="Serve web/ at http://HOST:PORT, /healthz, /metrics and the websocket endpoint /ws.",
+        description="Serve the page at http://HOST:PORT, /healthz, /metrics and the websocket endpoint /ws.",
     )
     serve.add_argument("--host", default=None, help="address to listen on (default: 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="port (default: 8080)")

@@ -8,7 +8,7 @@ closes at the end of a sentence, so a cue does not start the next sentence with
 a fragment.  A cue shorter than ``min_duration_s`` stays up longer, but never
 into the next one; that is why a closed cue is held until the next word arrives.
 
-Plain class: no I/O, no clock; words carry media seconds.  ``web/exports.js``
+Plain class: no I/O, no clock; words carry media seconds.  ``streamtwin/web/exports.js``
 builds the same cues in the page (a test holds the two to the same output).
 """
 

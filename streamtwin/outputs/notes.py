@@ -4,7 +4,7 @@ A bus subscriber that follows the twin (``twin.state`` then ``twin.patch``es) an
 groups finals into utterances with the same
 :class:`~streamtwin.utterances.UtteranceGrouper` the terminal view uses;
 it writes the document once, when the session ends, because the notes are only
-final then.  ``web/exports.js`` renders the same document in the page (a test
+final then.  ``streamtwin/web/exports.js`` renders the same document in the page (a test
 holds the two to the same output).
 """
 

@@ -1,4 +1,4 @@
-"""The plain-HTTP side of the service: static files of ``web/``, ``/healthz``, ``/metrics``, the ``/ws`` gate.
+"""The plain-HTTP side of the service: static files of ``streamtwin/web/``, ``/healthz``, ``/metrics``, the ``/ws`` gate.
 
 :class:`HttpFront` is websockets' ``process_request`` hook: it answers every
 request that is not a websocket upgrade of ``/ws`` and refuses any request whose
@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import mimetypes
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -31,9 +32,9 @@ WsGate = Callable[[ServerConnection, Request], "Response | None"]
 
 
 def find_web_root() -> Path:
-    """``web/`` beside the package (a checkout), else ``./web`` (an installed package run from the repo)."""
-    beside = Path(__file__).resolve().parent.parent / "web"
-    return beside if beside.is_dir() else Path.cwd() / "web"
+    """The page ships inside the package (package data): a checkout and an installed wheel serve the same files,
+    whatever the current folder."""
+    return Path(str(resources.files("streamtwin") / "web"))
 
 
 def request_path(target: str) -> str:

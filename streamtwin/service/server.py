@@ -1,4 +1,4 @@
-"""The live service: ``web/``, ``/healthz``, ``/metrics`` and the ``/ws`` endpoint in one asyncio process.
+"""The live service: the page (``streamtwin/web/``), ``/healthz``, ``/metrics`` and ``/ws`` in one asyncio process.
 
 A publisher says hello, gets a session, sends a WebRTC offer and receives the
 answer; its tracks feed a :class:`~streamtwin.session.Session`.  Viewers join a
