@@ -53,3 +53,82 @@ async def test_three_viewers_one_never_reading_and_the_readers_receive_identical
     for ws in (*readers, stalled, publisher):
         await ws.close()
 
+
+
+class _Channel:
+    """What the fan-out needs of a client's channel: the bytes it was handed, in order."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def put(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def put_frame(self, frame) -> None:
+        self.sent.append(frame.data)
+
+
+class _Log:
+    def __init__(self) -> None:
+        self.appended: list[tuple[int, bytes]] = []
+        self.ended: list[int] = []
+
+    def append(self, session: str, seq: int, data: bytes) -> None:
+        self.appended.append((seq, data))
+
+    def session_ended(self, session: str, seq: int) -> None:
+        self.ended.append(seq)
+
+
+async def test_the_fan_out_encodes_each_event_once_and_merges_deltas_before_the_next_event():
+    import json
+
+    from streamtwin.bus import EventBus
+    from streamtwin.events import AssistantDelta, SessionEnded
+    from streamtwin.service.fanout import FanOut
+    from streamtwin.service.metrics import ServiceMetrics
+
+    channels = [_Channel(), _Channel()]
+    event_log = _Log()
+    fanout = FanOut(
+        "s1", lambda: channels, ServiceMetrics(lambda: 1, dict), event_log,
+        media_wall=lambda media_time, speaker: None, is_room=lambda: False,
+    )
+    bus = EventBus("s1")
+    bus.subscribe(fanout.on_event)
+    for text in ("Hel", "lo", " there"):
+        bus.emit(AssistantDelta(generation=1, text=text))
+    assert channels[0].sent == []  # merged: nothing goes out per token
+    bus.emit(TranscriptFinal(text="Next.", start=0.0, end=1.0, utterance=1, utterance_end=True))
+    bus.emit(SessionEnded())
+    first, second = channels
+    assert [json.loads(data)["type"] for data in first.sent] == ["assistant.delta", "transcript.final", "session.ended"]
+    assert json.loads(first.sent[0])["text"] == "Hello there" and json.loads(first.sent[0])["seq"] == 3
+    assert all(a is b for a, b in zip(first.sent, second.sent))  # one encoding, the same bytes to all
+    assert [seq for seq, _ in event_log.appended] == [3, 4, 5]
+    assert [data for _, data in event_log.appended] == first.sent
+    assert event_log.ended == [5]
+
+
+async def test_merged_deltas_go_out_when_their_window_closes():
+    import json
+
+    from streamtwin.bus import EventBus
+    from streamtwin.events import AssistantDelta
+    from streamtwin.service.fanout import FanOut
+    from streamtwin.service.metrics import ServiceMetrics
+
+    channel = _Channel()
+    fanout = FanOut(
+        "s1", lambda: [channel], ServiceMetrics(lambda: 1, dict), None,
+        media_wall=lambda media_time, speaker: None, is_room=lambda: False,
+    )
+    bus = EventBus("s1")
+    bus.subscribe(fanout.on_event)
+    bus.emit(AssistantDelta(generation=1, text="a"))
+    bus.emit(AssistantDelta(generation=1, text="b"))
+    for _ in range(200):  # the window for one client is 2 ms
+        if channel.sent:
+            break
+        await asyncio.sleep(0.005)
+    assert [json.loads(data)["text"] for data in channel.sent] == ["ab"]

@@ -1,4 +1,4 @@
-"""The running sessions: each one's publishers, viewers, fan-out and liveness.
+"""The running sessions: each one's publishers, viewers and liveness.
 
 :class:`Registry` opens sessions (within the admission limits) and forgets them
 when they end.  A :class:`LiveSession` has one publisher, or several in a room
@@ -9,7 +9,8 @@ failed media connection may be replaced by a new offer.  A watchdog applies the
 :class:`~streamtwin.service.liveness.Liveness` policy to each publisher (offer,
 first media, idle media and resume timeouts): one that times out leaves the
 room, and the session ends with its last publisher.  Every event its clients get
-is appended to the session's event log (streamtwin/eventlog/), the same bytes under
+goes out through the session's fan-out (streamtwin/service/fanout.py), which also
+appends it to the session's event log (streamtwin/eventlog/), the same bytes under
 the same seq: resumed viewers and viewers on other nodes read it there.
 """
 
@@ -21,15 +22,13 @@ from collections.abc import Callable
 from typing import Any
 
 from streamtwin.service.channel import ClientChannel
+from streamtwin.service.fanout import FanOut
 from streamtwin.config import Config
 from streamtwin.eventlog.node_log import NodeLog
-from streamtwin.events import AssistantDelta, Event, SessionEnded, TranscriptFinal, encode
 from streamtwin.service.metrics import ServiceMetrics
 from streamtwin.service.participant import MediaSink, Participant
 from streamtwin.service.access import new_secret, token_digest, tokens_match
 from streamtwin.service.admission import Admission
-from streamtwin.service.coalesce import FrameCoalescer
-from streamtwin.service.outbox import SharedFrame
 from streamtwin.rooms.roster import RosterError
 from streamtwin.service.protocol import CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL, CLOSE_POLICY, CLOSE_TRY_LATER, Refusal
 from streamtwin.rooms.room import RoomStream
@@ -44,7 +43,8 @@ SessionFactory = Callable[[Config, "str | None", str], Session]
 
 
 class LiveSession:
-    """A running session: its publishers (participants), its viewers and the fan-out between them."""
+    """A running session: its publishers (participants) and viewers, from joining to the end; what they are
+    sent goes through its :class:`~streamtwin.service.fanout.FanOut`."""
 
     def __init__(
         self,
@@ -70,7 +70,6 @@ class LiveSession:
         self._metrics = metrics
         self._admission = admission
         self._on_finished = on_finished
-        self._log = event_log
         # In the session directory (any node may then serve its viewers): awaited before a publisher's welcome.
         self.registered: asyncio.Task[None] | None = None
         if event_log is not None:
@@ -78,11 +77,11 @@ class LiveSession:
         # The first publisher (every WHIP session has one too); a room adds more.
         self.participants: list[Participant] = [self._participant(session, "", address)]
         self._leaving: set[Participant] = set()  # still hear the session until their speech is flushed
-        self._frames = FrameCoalescer()
-        self._frame_timer: asyncio.TimerHandle | None = None
         self._finish_task: asyncio.Task[None] | None = None
-        self._loop = asyncio.get_running_loop()
-        session.bus.subscribe(self._on_event)
+        self.fanout = FanOut(
+            self.id, self.channels, metrics, event_log, media_wall=self.media_wall, is_room=lambda: self.is_room
+        )
+        session.bus.subscribe(self.fanout.on_event)
         self._watchdog = asyncio.ensure_future(self._watch())
 
     def _participant(self, sink: MediaSink, name: str, address: str) -> Participant:
@@ -186,7 +185,7 @@ class LiveSession:
             self.session.notice("publisher_back", f"{participant.who} is back")
 
     def _send_snapshot(self, channel: ClientChannel, snapshot: bool) -> None:
-        self._send_frames()
+        self.fanout.flush()  # the frames before the snapshot go out first: nothing twice
         if snapshot:
             for event in self.session.snapshot():
                 channel.put(event.to_json())
@@ -279,48 +278,13 @@ class LiveSession:
         except Exception:
             log.exception("session %s did not end cleanly", self.id)
         finally:
-            self._send_frames()
+            self.fanout.flush()
             for participant in self.participants:
                 self._release_admission(participant)
             self._on_finished(self)
             close = (CLOSE_GOING_AWAY, "server shutting down") if going_away else (CLOSE_NORMAL, "session ended")
             for channel in self.channels():
                 channel.finish(*close)
-
-    def _on_event(self, event: Event) -> None:
-        if type(event) is AssistantDelta:  # the hot path: a model's text, once per event-loop turn
-            if self._frames.push(event.generation, event.text, event):
-                window = self._frames.window_for(len(self.channels()))
-                self._frame_timer = self._loop.call_later(window, self._send_frames)
-            return
-        self._send_frames()
-        speaker = event.speaker if isinstance(event, TranscriptFinal) and self.is_room else ""
-        self._metrics.on_event(event, lambda media_time: self.media_wall(media_time, speaker))
-        data = encode(event.to_dict())  # once, for every client
-        self._append(event.seq, data)
-        for channel in self.channels():
-            channel.put(data)
-        if type(event) is SessionEnded and self._log is not None:
-            self._log.session_ended(self.id, event.seq)
-
-    def _append(self, seq: int, data: bytes) -> None:
-        if self._log is not None:
-            self._log.append(self.id, seq, data)
-
-    def _send_frames(self) -> None:
-        """The deltas merged since the last frame: each frame serialised once, the same bytes to every client."""
-        if self._frame_timer is not None:
-            self._frame_timer.cancel()
-            self._frame_timer = None
-        channels = self.channels()
-        for frame in self._frames.flush():
-            self._metrics.events.labels(AssistantDelta.type).inc(frame.deltas)
-            body = frame.last.to_dict()
-            body["text"] = frame.text
-            shared = SharedFrame(frame.generation, frame.text, body, encode(body))
-            self._append(frame.last.seq, shared.data)  # a frame carries its last delta's seq
-            for channel in channels:
-                channel.put_frame(shared)
 
 
 class Registry:
