@@ -273,14 +273,13 @@ async def test_a_public_bind_without_a_token_refuses_to_start():
     from streamtwin.config import Config
     from streamtwin.service.server import ConfigError, Server
 
-    server = Server(replace(Config(llm="none"), host="0.0.0.0", port=0))
     try:
-        await server.start()  # checked before anything is bound
+        server = Server(replace(Config(llm="none"), host="0.0.0.0", port=0))  # checked before anything is opened
     except ConfigError as exc:
         assert "token" in str(exc)
     else:
         await server.close()
-        raise AssertionError("listened on 0.0.0.0 without a token")
+        raise AssertionError("a server for 0.0.0.0 without a token was made")
 
 
 async def test_a_publisher_resumes_its_session_within_the_grace_period(make_server):

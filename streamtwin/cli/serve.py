@@ -11,79 +11,87 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+from typing import Any
 
 from streamtwin.config import Config
-from streamtwin.eventlog.open import StoreError, open_store
-from streamtwin.service.access import check_bind, new_secret, token_digest
+from streamtwin.eventlog.open import StoreError
+from streamtwin.service.access import new_secret, token_digest
 from streamtwin.media.redact import redact
 from streamtwin.eventlog.recording import ReplayError, check_source, replay_to_log
-from streamtwin.service.server import Server, make_session_factory
+from streamtwin.service.server import ConfigError, Server, make_session_factory
 
 
 async def serve(config: Config) -> int:
     """``streamtwin serve``: run until SIGINT/SIGTERM; every session is flushed and ended on the way out."""
     from streamtwin.llm.backend import LLMError
     from streamtwin.llm.factory import make_backend
+
+    # What is wrong with the command line fails in a second, before anything slow.
+    try:
+        backend = make_backend(config)  # cheap: a local model loads in start()
+        server = Server(config, session_factory=make_session_factory(backend))  # refuses an unsafe bind
+    except ConfigError as exc:
+        sys.stderr.write(f"streamtwin: error: {exc}\n")
+        return 2
+    except (LLMError, ValueError) as exc:
+        sys.stderr.write(f"streamtwin: error: {exc}\n")
+        return 1
+    try:
+        return await _serve(config, server, backend)
+    finally:
+        await server.close()  # a second close, after a clean shutdown, does nothing
+        if backend is not None:
+            await backend.aclose()
+
+
+async def _serve(config: Config, server: Server, backend: Any) -> int:
+    """The recording and the store, then the models, then the server, until a signal."""
+    from streamtwin.llm.backend import LLMError
     from streamtwin.speech.asr_models import ModelLoadError
     from streamtwin.speech.engine import load_engine
 
-    problem = check_bind(config.host, config.token)
-    if problem:  # before loading models: fail in a second, not after them
-        sys.stderr.write(f"streamtwin: error: {problem}\n")
-        return 2
     try:
         if config.replay:
             check_source(config.replay)
-    except ReplayError as exc:
-        sys.stderr.write(f"streamtwin: error: --replay: {exc}\n")
-        return 1
-    try:
-        store = await open_store(config)
-    except StoreError as exc:
-        sys.stderr.write(f"streamtwin: error: {exc}\n")
+        await server.open_store()
+    except (ReplayError, StoreError) as exc:
+        prefix = "--replay: " if isinstance(exc, ReplayError) else ""
+        sys.stderr.write(f"streamtwin: error: {prefix}{exc}\n")
         return 1
     loop = asyncio.get_running_loop()
     try:  # load the models once, before the first visitor waits for them
         await loop.run_in_executor(None, load_engine, config)
-        backend = make_backend(config)
-    except (ModelLoadError, LLMError, ValueError) as exc:
+    except ModelLoadError as exc:
         sys.stderr.write(f"streamtwin: error: {exc}\n")
-        await store.close()
         return 1
-    try:
-        start_backend = getattr(backend, "start", None)
-        if start_backend is not None:
-            try:
-                await start_backend()
-            except LLMError as exc:  # sessions still transcribe; each one reports the missing model
-                sys.stderr.write(f"streamtwin: warning: language model unavailable: {exc}\n")
-        server = Server(config, session_factory=make_session_factory(backend), store=store)
+    start_backend = getattr(backend, "start", None)
+    if start_backend is not None:
         try:
-            await server.start()
-        except OSError as exc:
-            reason = exc.strerror or exc
-            sys.stderr.write(f"streamtwin: error: cannot listen on {config.host}:{config.port}: {reason}\n")
-            await server.close()
-            return 1
-        stop = asyncio.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        host = f"[{config.host}]" if ":" in config.host else config.host
-        routes = "websocket /ws, WHIP /whip, /healthz, /metrics"
-        sys.stderr.write(f"streamtwin: serving http://{host}:{server.port} ({routes})\n")
-        replaying = start_replay(config, server)
-        if replaying is not None:
-            sys.stderr.write(f"streamtwin: replaying {redact(config.replay)}: http://{host}:{server.port}{replaying[1]}\n")
-        await stop.wait()
-        sys.stderr.write("streamtwin: shutting down\n")
-        if replaying is not None:
-            replaying[0].cancel()
-            await asyncio.gather(replaying[0], return_exceptions=True)
-        await server.close()
-        return 0
-    finally:
-        if backend is not None:
-            await backend.aclose()
+            await start_backend()
+        except LLMError as exc:  # sessions still transcribe; each one reports the missing model
+            sys.stderr.write(f"streamtwin: warning: language model unavailable: {exc}\n")
+    try:
+        await server.start()
+    except OSError as exc:
+        reason = exc.strerror or exc
+        sys.stderr.write(f"streamtwin: error: cannot listen on {config.host}:{config.port}: {reason}\n")
+        return 1
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    host = f"[{config.host}]" if ":" in config.host else config.host
+    routes = "websocket /ws, WHIP /whip, /healthz, /metrics"
+    sys.stderr.write(f"streamtwin: serving http://{host}:{server.port} ({routes})\n")
+    replaying = start_replay(config, server)
+    if replaying is not None:
+        sys.stderr.write(f"streamtwin: replaying {redact(config.replay)}: http://{host}:{server.port}{replaying[1]}\n")
+    await stop.wait()
+    sys.stderr.write("streamtwin: shutting down\n")
+    if replaying is not None:
+        replaying[0].cancel()
+        await asyncio.gather(replaying[0], return_exceptions=True)
+    await server.close()
+    return 0
 
 
 def start_replay(config: Config, server: Server) -> tuple[asyncio.Task[int], str] | None:

@@ -20,7 +20,6 @@ import logging
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import unquote
 
 import aioice.ice
 import aiortc.rtcrtpreceiver
@@ -52,41 +51,6 @@ SILENCE_CHUNK = SAMPLE_RATE  # a gap is pushed as silence one second at a time
 
 class OfferError(Exception):
     """The publisher's offer cannot be answered (unparsable SDP, nothing we can receive)."""
-
-
-def ice_servers(urls: list[str], turn: tuple[str, str] | None = None) -> list[RTCIceServer]:
-    """``stun:host:port``, ``turn:host:port?transport=udp`` or ``turn:user:secret@host:port`` (URL-escaped).
-
-    ``turn`` (username, credential), minted per client from ``--turn-secret``, applies to TURN URLs
-    that carry no credentials of their own.
-    """
-    servers = []
-    for url in urls:
-        scheme, _, rest = url.partition(":")
-        username = credential = None
-        if "@" in rest:
-            userinfo, rest = rest.rsplit("@", 1)
-            user, _, secret = userinfo.partition(":")
-            username, credential = unquote(user), unquote(secret)
-        elif turn is not None and scheme in ("turn", "turns"):
-            username, credential = turn
-        servers.append(RTCIceServer(urls=f"{scheme}:{rest}", username=username, credential=credential))
-    return servers
-
-
-def ice_servers_json(urls: list[str], turn: tuple[str, str] | None = None) -> list[dict[str, Any]]:
-    """The servers a client may use, as ``RTCPeerConnection`` takes them: STUN, and TURN with the
-    short-lived ``turn`` credentials.  Static credentials written into a URL stay on the server."""
-    out = []
-    for url in urls:
-        if "@" in url:
-            continue
-        for server in ice_servers([url], turn):
-            entry: dict[str, Any] = {"urls": server.urls}
-            if server.username is not None:
-                entry.update(username=server.username, credential=server.credential)
-            out.append(entry)
-    return out
 
 
 def use_loopback_candidates() -> Callable[[], None]:
@@ -155,7 +119,7 @@ class WebRTCIngest:
     def __init__(
         self,
         session: Session,
-        ice_server_urls: list[str],
+        ice_servers: list[RTCIceServer],
         *,
         on_ended: Callable[[tuple[str, str] | None], object],
         metrics: ServiceMetrics,
@@ -168,7 +132,7 @@ class WebRTCIngest:
         self._on_ended = on_ended
         self._metrics = metrics
         self._clock = clock
-        self.pc = RTCPeerConnection(RTCConfiguration(iceServers=ice_servers(ice_server_urls)))
+        self.pc = RTCPeerConnection(RTCConfiguration(iceServers=ice_servers))
         self.audio_clock = MediaClock()
         self._video_clock = MediaClock()
         self._video_origin: float | None = None
