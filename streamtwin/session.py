@@ -27,14 +27,9 @@ from streamtwin.events import (
     Progress,
     SessionEnded,
     SessionStarted,
-    TranscriptFinal,
-    TranscriptPartial,
-    TranscriptRevised,
-    TwinState,
-    VisionObservation,
 )
 from streamtwin.media.ingest import AudioChunk, IngestError, MediaReader, VideoItem
-from streamtwin.utterances import RecentUtterances
+from streamtwin.eventlog.snapshot import SnapshotFold
 from streamtwin.rooms.room import Room, RoomStream
 from streamtwin.speakers.speaker_stage import SpeakerStage, speakers_enabled
 from streamtwin.speech.speech_stage import SpeechStage
@@ -42,7 +37,6 @@ from streamtwin.vision.vision_stage import VisionStage
 
 log = logging.getLogger(__name__)
 
-RECENT_UTTERANCES = 60  # whole utterances (all their finals) a late viewer receives
 # Ctrl-C on `run`: a person waits about a second; a last decode or speaker label not back by then is not
 # waited for (the process then exits without tearing the models down: ~0.25 s more, see cli._exit_at_once).
 INTERRUPTED_FLUSH_S = 0.5
@@ -77,14 +71,12 @@ class Session:
             Assistant(config, backend, self.bus.emit, latest_keyframe=keyframes) if wants_assistant else None
         )
         self._unsubscribe_assistant = self.bus.subscribe(self.assistant.on_event) if self.assistant else None
-        # Finals grouped by utterance, so a late viewer never starts in the middle of one.
-        self._recent: RecentUtterances[TranscriptFinal] = RecentUtterances(RECENT_UTTERANCES)
-        self._partials: dict[str, TranscriptPartial] = {}  # the current partial of each speaker ("" alone)
-        self._last_observation: VisionObservation | None = None
+        # What a late viewer is sent before live events (whole utterances, never the middle of one).
+        self._snapshot: SnapshotFold[Event] = SnapshotFold(self.id)
         self._started_at = time.perf_counter()
         self._ended = False
         self.room: Room | None = None  # several named publishers (rooms): made by the first join
-        self.bus.subscribe(self._remember)
+        self.bus.subscribe(lambda event: self._snapshot.add(event, event))
 
     def join(self, name: Any) -> RoomStream:
         """A named participant's own speech and vision streams (the session becomes a room; voice labels
@@ -199,27 +191,9 @@ class Session:
         return stats
 
     def snapshot(self) -> list[Event]:
-        """What a late viewer needs before live events: the twin, the last frame seen,
-        recent finals and the current partial."""
-        events: list[Event] = self.room.snapshot() if self.room is not None else []
-        if self.assistant is not None:  # the current twin whole, not the history of patches
-            twin = self.assistant.twin
-            events.append(TwinState(session=self.id, version=twin.version, state=twin.state))
-        if self._last_observation is not None:
-            events.append(self._last_observation)
-        events += self._recent.items()
-        events += [partial for partial in self._partials.values() if partial.text]
-        return events
-
-    def _remember(self, event: Event) -> None:
-        if isinstance(event, TranscriptFinal):
-            self._recent.add(event, event)
-        elif isinstance(event, TranscriptRevised):
-            self._recent.revise(event.utterance, event)
-        elif isinstance(event, TranscriptPartial):
-            self._partials[event.speaker] = event
-        elif isinstance(event, VisionObservation):
-            self._last_observation = event
+        """What a late viewer needs before live events: who is in the room, the twin, the last frame seen,
+        recent whole utterances and the current partials (streamtwin/eventlog/snapshot.py)."""
+        return self._snapshot.snapshot(lambda twin: twin)
 
 
 async def run_reader(session: Session, reader: MediaReader) -> bool:

@@ -1,13 +1,12 @@
 """A late viewer's snapshot holds whole utterances: never the tail of one."""
 
-from streamtwin import session as session_module
 from streamtwin.config import Config
 from streamtwin.events import TranscriptFinal
 from streamtwin.session import Session
 
 
 def test_snapshot_drops_old_utterances_whole(monkeypatch):
-    monkeypatch.setattr(session_module, "RECENT_UTTERANCES", 2)
+    monkeypatch.setattr("streamtwin.eventlog.snapshot.RECENT_UTTERANCES", 2)
     session = Session(Config(llm="none", vision=False), source="test", realtime=False)
     at = 0.0
     for utterance in (1, 2, 3):

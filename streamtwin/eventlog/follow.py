@@ -16,7 +16,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable
 from typing import Callable, TypeVar
 
-from streamtwin.events import from_json
+from streamtwin.events import encode, from_json
 from streamtwin.eventlog.logwrites import Backoff
 from streamtwin.eventlog.snapshot import SnapshotFold
 from streamtwin.eventlog.store import LIVE, EventStore, LogEntry, StoreUnavailable
@@ -93,10 +93,10 @@ async def follow(
 
 async def log_snapshot(store: EventStore, session: str) -> tuple[list[bytes], int]:
     """A late joiner's snapshot folded from everything the log holds, and the seq it is as of."""
-    fold = SnapshotFold(session)
+    fold: SnapshotFold[bytes] = SnapshotFold(session)
     cursor = 0
     while entries := await store.read_after(session, cursor):
         for entry in entries:
             fold.add(from_json(entry.data.decode()), entry.data)
         cursor = entries[-1].seq
-    return fold.events(), max(fold.seq, cursor)
+    return fold.snapshot(lambda twin: encode(twin.to_dict())), max(fold.seq, cursor)
