@@ -5,6 +5,11 @@ import pytest
 from streamtwin.assistant.driver import Cancel, DriverPolicy, Start, normalize_utterance
 
 
+
+def asked(gen_id: int, question: str) -> Start:
+    """A question generation: it carries the words addressed to the assistant."""
+    return Start(gen_id, "question", question=question)
+
 def test_a_final_starts_a_generation_when_idle():
     policy = DriverPolicy()
     assert policy.on_final(0.0, "We should ship on Friday.") == [Start(1, "final")]
@@ -36,7 +41,7 @@ def test_without_preemption_new_finals_coalesce_into_one_pending_start():
 
 def test_questions_get_their_trigger_and_are_not_preempted_by_ordinary_speech():
     policy = DriverPolicy(preempt=True)
-    assert policy.on_final(0.0, "Assistant, what is the budget?") == [Start(1, "question")]
+    assert policy.on_final(0.0, "Assistant, what is the budget?") == [asked(1, "Assistant, what is the budget?")]
     assert policy.on_final(1.0, "Let me check.") == []  # coalesced behind the answer
     assert policy.on_generation_done(5.0, 1) == [Start(2, "final")]
 
@@ -44,26 +49,24 @@ def test_questions_get_their_trigger_and_are_not_preempted_by_ordinary_speech():
 def test_a_question_preempts_ordinary_commentary_but_a_newer_question_waits_for_the_answer():
     policy = DriverPolicy(preempt=True)
     assert policy.on_final(0.0, "The site is slow.") == [Start(1, "final")]
-    assert policy.on_final(1.0, "Assistant, why is it slow?") == [Cancel(1, "preempted"), Start(2, "question")]
+    assert policy.on_final(1.0, "Assistant, why is it slow?") == [Cancel(1, "preempted"), asked(2, "Assistant, why is it slow?")]
     assert policy.on_final(2.0, "Assistant, who will fix it?") == []
-    assert policy.on_generation_done(3.0, 2) == [Start(3, "question")]
-
-
-def test_a_question_only_the_revision_heard_is_asked_at_once_and_preempts_commentary():
-    policy = DriverPolicy(preempt=True)
-    assert policy.on_final(0.0, "Is this true, when is the quiz?") == [Start(1, "final")]
-    assert policy.on_question_revealed(0.8) == [Cancel(1, "preempted"), Start(2, "question")]
+    assert policy.on_generation_done(3.0, 2) == [asked(3, "Assistant, who will fix it?")]
 
 
 def test_a_question_heard_better_while_it_is_answered_is_asked_again_and_a_finished_answer_stands():
     policy = DriverPolicy(preempt=True)
-    assert policy.on_final(0.0, "Assistant, what is time working on?") == [Start(1, "question")]
-    assert policy.on_question_revised(1.0, 1) == [Cancel(1, "question_revised"), Start(2, "question")]
+    assert policy.on_final(0.0, "Assistant, what is time working on?", utterance=1) == [
+        asked(1, "Assistant, what is time working on?")
+    ]
+    assert policy.on_revision(1.0, 1, "Assistant, what is Tom working on?", None) == [
+        Cancel(1, "question_revised"), asked(2, "Assistant, what is Tom working on?")
+    ]
     assert policy.on_generation_done(1.1, 1, cancelled=True) == []  # the cancelled one reports back late
     assert policy.on_generation_done(9.0, 2) == []
-    assert policy.on_question_revised(10.0, 2) == []  # answered already: it stands
-    assert policy.on_final(11.0, "The site is slow.") == [Start(3, "final")]
-    assert policy.on_question_revised(11.5, 3) == []  # not a question's answer
+    assert policy.on_revision(10.0, 1, "Assistant, what is Tim working on?", None) == []  # answered: it stands
+    assert policy.on_final(11.0, "The site is slow.", utterance=2) == [Start(3, "final")]
+    assert policy.on_revision(11.5, 2, "The site is slow now.", None) == []  # not a question to us
     assert policy.on_generation_done(12.0, 3) == [] and not policy.busy
 
 
@@ -72,7 +75,7 @@ def test_a_pending_question_keeps_its_priority_over_later_finals():
     assert policy.on_final(0.0, "one") == [Start(1, "final")]
     assert policy.on_final(1.0, "Assistant, summarise please") == []
     assert policy.on_final(2.0, "three") == []
-    assert policy.on_generation_done(3.0, 1) == [Start(2, "question")]
+    assert policy.on_generation_done(3.0, 1) == [asked(2, "Assistant, summarise please")]
 
 
 @pytest.mark.parametrize(
@@ -132,20 +135,20 @@ def test_debounce_merges_a_burst_of_finals_but_not_questions():
     assert policy.tick(0.5) == [Start(1, "final")]
     assert policy.on_generation_done(1.0, 1) == []
     assert policy.on_final(2.0, "three") == []
-    assert policy.on_final(2.1, "Assistant, is that all?") == [Start(2, "question")]
+    assert policy.on_final(2.1, "Assistant, is that all?") == [asked(2, "Assistant, is that all?")]
 
 
 def test_backend_error_backs_off_then_retries_once_with_the_failed_trigger():
     policy = DriverPolicy(backoff_initial_s=1.0, backoff_max_s=8.0)
-    assert policy.on_final(0.0, "Assistant, what now?") == [Start(1, "question")]
+    assert policy.on_final(0.0, "Assistant, what now?") == [asked(1, "Assistant, what now?")]
     policy.on_backend_error(0.5, retry_after=None, gen_id=1)
     assert policy.next_deadline() == 1.5
     assert policy.on_final(0.6, "more talk") == []  # no call during the backoff
     assert policy.tick(1.0) == []
-    assert policy.tick(1.5) == [Start(2, "question")]
+    assert policy.tick(1.5) == [asked(2, "Assistant, what now?")]
     policy.on_backend_error(2.0, gen_id=2)
     assert policy.next_deadline() == 4.0  # doubled
-    assert policy.tick(4.0) == [Start(3, "question")]
+    assert policy.tick(4.0) == [asked(3, "Assistant, what now?")]
     assert policy.on_generation_done(5.0, 3) == []
     assert policy.on_final(6.0, "ok") == [Start(4, "final")]
     policy.on_backend_error(6.5, gen_id=4)
@@ -192,8 +195,12 @@ def test_speculation_is_discarded_when_the_final_differs():
 def test_a_speculative_answer_is_discarded_when_the_final_question_differs():
     policy = DriverPolicy(speculative=True)
     policy.on_partial(0.0, "assistant when do we launch")
-    assert policy.on_partial(0.5, "assistant when do we launch") == [Start(1, "question", "assistant when do we launch")]
-    assert policy.on_final(1.0, "Assistant, when do we launch? Or not?") == [Cancel(1, "speculation_mismatch"), Start(2, "question")]
+    assert policy.on_partial(0.5, "assistant when do we launch") == [
+        Start(1, "question", "assistant when do we launch", question="assistant when do we launch")
+    ]
+    assert policy.on_final(1.0, "Assistant, when do we launch? Or not?") == [
+        Cancel(1, "speculation_mismatch"), asked(2, "Assistant, when do we launch? Or not?")
+    ]
 
 
 def test_speculation_is_cancelled_as_soon_as_the_partial_moves_on():
@@ -233,3 +240,21 @@ def test_the_addressed_part_starts_at_the_sentence_that_speaks_to_the_assistant(
     )
     assert policy.addressed_part("Hey assistant, list the decisions.") == "Hey assistant, list the decisions."
     assert policy.addressed_part("We launch in June.") is None
+
+
+def test_a_revision_that_reads_the_question_the_same_way_changes_nothing():
+    policy = DriverPolicy(preempt=True)
+    assert policy.on_final(0.0, "Assistant, what is time working on?", utterance=4) == [
+        asked(1, "Assistant, what is time working on?")
+    ]
+    assert policy.on_revision(0.5, 4, "Assistant, what is time working on.", "Assistant, what is time working on?") == []
+    assert policy.busy  # the answer still runs
+
+
+def test_a_revision_that_hears_a_question_the_finals_missed_asks_it():
+    policy = DriverPolicy(preempt=True)
+    assert policy.on_final(0.0, "Is this true, when is the quiz?", utterance=2) == [Start(1, "final")]
+    revealed = policy.on_revision(0.8, 2, "Assistant, when is the quiz?", "Is this true, when is the quiz?")
+    assert revealed == [Cancel(1, "preempted"), asked(2, "Assistant, when is the quiz?")]
+    # The same utterance read as a question twice is not asked twice.
+    assert policy.on_revision(0.9, 2, "Assistant, when is the quiz?", "Assistant, when is the quiz?") == []

@@ -37,7 +37,7 @@ from streamtwin.assistant.generation import Generator
 from streamtwin.llm.backend import Backend, LLMError
 from streamtwin.assistant.llm_calls import Caller, StreamStats
 from streamtwin.assistant.context import SAID, SEEN, ContextWindow
-from streamtwin.assistant.driver import QUESTION, Cancel, Command, DriverPolicy, normalize_utterance
+from streamtwin.assistant.driver import QUESTION, Cancel, Command, DriverPolicy
 from streamtwin.twin.extract import is_voice_label
 from streamtwin.assistant.effort import EffortPolicy
 from streamtwin.vision.frames import observation_text
@@ -128,9 +128,6 @@ class Assistant:
         )
         self._alarm = Alarm(clock, self._on_timer)
         self._media_time = 0.0
-        self._question = ""  # the latest question to us, as heard
-        self._question_utterance = 0  # the speech stage's number of the utterance it came from
-        self._answering: tuple[int, int] | None = None  # (that utterance, the generation answering it)
         self._closed = False
 
     @property
@@ -233,26 +230,15 @@ class Assistant:
         self._hear(revised, revision.text, revision.speaker_name or revision.speaker)
 
     def _on_revised_question(self, revision: TranscriptRevised) -> None:
-        """A revised utterance that asks the assistant something: the twin knows it was asked; if it is
-        the question being answered, heard differently on the second decode ("what is time working on" ->
-        "what is Tom working on"), it is asked again while the answer still runs; and if the first reading
-        missed that it was a question to us at all ("Assistant," heard as "Is this true,"), it is asked now."""
+        """A revised utterance that asks the assistant something: the twin knows it was asked, and the driver
+        decides whether it is asked again (streamtwin/assistant/driver.py)."""
         asked = self.policy.addressed_part(revision.text)
         if asked is None:
             return
         self.twin_updater.asked(asked)
-        if not revision.utterance:
-            return
-        answering = self._answering
-        if answering is not None and answering[0] == revision.utterance:
-            if normalize_utterance(asked) != normalize_utterance(self._question):
-                self._question = asked
-                self._run(self.policy.on_question_revised(self._clock(), answering[1]))
-            return
         said = self._lines.get(revision.utterance)
-        if said is not None and self.policy.addressed_part(said[2]) is None:
-            self._question, self._question_utterance = asked, revision.utterance
-            self._run(self.policy.on_question_revealed(self._clock()))
+        first_reading = said[2] if said is not None else None
+        self._run(self.policy.on_revision(self._clock(), revision.utterance, revision.text, first_reading))
 
     def _on_utterance(self, utterance: Utterance) -> str:
         """A whole utterance: into the window, the session index and the rules, then to the driver;
@@ -272,9 +258,8 @@ class Assistant:
         # (a misheard "Reng, please fix ..." named the voice that answered).
         self._hear(line, utterance.text, utterance.speaker)
         if addressed is not None:
-            self._question, self._question_utterance = addressed, utterance.number
             self.twin_updater.asked(addressed)
-        self._run(self.policy.on_final(self._clock(), utterance.text))
+        self._run(self.policy.on_final(self._clock(), utterance.text, utterance.number))
         self.twin_jobs.on_utterance()
         self.folder.take_evicted()
         self._arm_timer()
@@ -300,13 +285,9 @@ class Assistant:
             if isinstance(command, Cancel):
                 self.generator.cancel(command.gen_id, command.reason)
             elif not self._closed:
-                question = None
                 if command.trigger == QUESTION:
-                    question = command.speculative_text or self._question
-                    if not command.speculative_text:
-                        self._answering = (self._question_utterance, command.gen_id)
                     self.twin_jobs.make_way()
-                self.generator.start(command, question)
+                self.generator.start(command, command.question)
 
     def _after_generation(self, gen_id: int, stats: StreamStats, cancelled: bool) -> None:
         if self._closed:

@@ -6,6 +6,10 @@ preempts it (cancel, then restart on the fresh context) or is coalesced into ONE
 pending start that fires when a slot frees up.  Questions addressed to the
 assistant outrank everything and are never preempted by ordinary speech.
 
+It also keeps track of the question being answered: the last words addressed to the assistant, which
+utterance they came from, and which generation answers them, so that a second decode of that utterance
+that hears the question differently (or hears a question the first decode missed) asks it again.
+
 Plain class: inputs are method calls with ``now`` passed in, outputs are lists
 of :class:`Start` / :class:`Cancel` commands for the adapter to carry out.  The
 adapter reports back with :meth:`DriverPolicy.on_generation_done` or
@@ -35,6 +39,7 @@ class Start:
     gen_id: int
     trigger: str
     speculative_text: str | None = None
+    question: str | None = None  # a question generation's question: the words addressed to the assistant
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,9 @@ class DriverPolicy:
         self._partial_seen = 0
         self._partial_since = 0.0
         self._speculation: _Speculation | None = None
+        self._question = ""  # the latest question to us, as heard
+        self._question_utterance = 0  # the speech stage's number of the utterance it came from
+        self._answering: tuple[int, int] | None = None  # (that utterance, the generation answering it)
 
     # --- inputs ---------------------------------------------------------------
 
@@ -135,10 +143,14 @@ class DriverPolicy:
                 return text.strip()[match.start(1) :]
         return None
 
-    def on_final(self, now: float, text: str) -> list[Command]:
-        """A committed transcript line entered the context."""
+    def on_final(self, now: float, text: str, utterance: int = 0) -> list[Command]:
+        """A committed transcript line entered the context (``utterance``: the speech stage's number for it,
+        0 when unknown)."""
         self._partial, self._partial_seen = "", 0
-        trigger = QUESTION if self.is_addressed(text) else FINAL
+        asked = self.addressed_part(text)
+        if asked is not None:
+            self._question, self._question_utterance = asked, utterance
+        trigger = FINAL if asked is None else QUESTION
         if self._speculation is not None and self._speculation.matches(text, trigger):
             self._speculation = None
             return []  # kept: that generation already works on exactly this text
@@ -146,7 +158,27 @@ class DriverPolicy:
         self._mark_dirty(now)
         return commands + self._request(now, trigger)
 
-    def on_question_revised(self, now: float, gen_id: int) -> list[Command]:
+    def on_revision(self, now: float, utterance: int, text: str, first_reading: str | None) -> list[Command]:
+        """Utterance ``utterance`` was decoded again and reads ``text`` (``first_reading``: what its finals said,
+        while it is still known).  If it is the question being answered and now asks something else ("what is
+        time working on" -> "what is Tom working on"), the question is asked again while the answer still
+        runs; if its first reading missed that it was a question to us at all ("Assistant," heard as "Is this
+        true,"), it is asked now."""
+        asked = self.addressed_part(text)
+        if asked is None or not utterance:
+            return []
+        answering = self._answering
+        if answering is not None and answering[0] == utterance:
+            if normalize_utterance(asked) == normalize_utterance(self._question):
+                return []
+            self._question = asked
+            return self._ask_again(now, answering[1])
+        if first_reading is not None and self.addressed_part(first_reading) is None:
+            self._question, self._question_utterance = asked, utterance
+            return self._ask_revealed(now)
+        return []
+
+    def _ask_again(self, now: float, gen_id: int) -> list[Command]:
         """The question generation ``gen_id`` answers was heard better (the utterance's second decode):
         if it still runs, it is answering words nobody said; cancel it and ask again.  A finished
         answer stands (on a fast backend it was shown before the revision came)."""
@@ -157,7 +189,7 @@ class DriverPolicy:
             self._speculation = None
         return [Cancel(gen_id, "question_revised"), *self._request(now, QUESTION)]
 
-    def on_question_revealed(self, now: float) -> list[Command]:
+    def _ask_revealed(self, now: float) -> list[Command]:
         """An utterance's second decode heard a question to the assistant that its finals did not: it is
         asked now, as a final that asked it would have been."""
         return self._drop_speculation() + self._request(now, QUESTION)
@@ -313,4 +345,9 @@ class DriverPolicy:
         self._running[gen_id] = trigger
         self._last_start = now
         self._dirty, self._dirty_since = False, None
-        return Start(gen_id, trigger, speculative_text)
+        question = None
+        if trigger == QUESTION:
+            question = speculative_text or self._question
+            if not speculative_text:
+                self._answering = (self._question_utterance, gen_id)
+        return Start(gen_id, trigger, speculative_text, question)
