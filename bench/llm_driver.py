@@ -33,7 +33,7 @@ from typing import Any, AsyncIterator
 
 import numpy as np
 
-from streamtwin.assistant.adapter import Assistant
+from streamtwin.assistant.builder import build_assistant
 from streamtwin.assistant.prompts import COMMENT_INSTRUCTION, SYSTEM_PROMPT
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
@@ -95,7 +95,7 @@ async def bench_synthetic(iterations: int, deltas: int, warmup: int, context_tok
             done.set()
 
     bus.subscribe(subscriber)
-    assistant = Assistant(Config(llm_heartbeat_s=1e9), backend, bus.emit, twin_updates=False)
+    assistant = build_assistant(Config(llm_heartbeat_s=1e9), backend, bus.emit, twin_updates=False)
     bus.subscribe(assistant.on_event)
     await assistant.start()
 

@@ -16,7 +16,7 @@ from typing import Any
 import av
 import numpy as np
 
-from streamtwin.assistant.adapter import Assistant
+from streamtwin.assistant.builder import build_assistant
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
 from streamtwin.speech.engine import load_engine
@@ -68,7 +68,7 @@ class Session:
         keyframes = self.vision.latest_keyframe if self.vision is not None else None
         wants_assistant = backend is not None or config.twin_without_llm
         self.assistant = (
-            Assistant(config, backend, self.bus.emit, latest_keyframe=keyframes) if wants_assistant else None
+            build_assistant(config, backend, self.bus.emit, latest_keyframe=keyframes) if wants_assistant else None
         )
         self._unsubscribe_assistant = self.bus.subscribe(self.assistant.on_event) if self.assistant else None
         # What a late viewer is sent before live events (whole utterances, never the middle of one).

@@ -8,7 +8,7 @@ from typing import Callable
 import jsonpatch
 import pytest
 
-from streamtwin.assistant.adapter import Assistant
+from streamtwin.assistant.builder import build_assistant
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
 from streamtwin.events import (
@@ -70,7 +70,7 @@ class Harness:
         self.bus = EventBus("test")
         self.events: list[Event] = []
         self.bus.subscribe(self.events.append)
-        self.assistant = Assistant(config or Config(), backend, self.bus.emit, **options)
+        self.assistant = build_assistant(config or Config(), backend, self.bus.emit, **options)
         self.bus.subscribe(self.assistant.on_event)
         self.media_time = 0.0
         self.utterance = 0
@@ -655,7 +655,7 @@ async def test_without_a_model_the_twin_comes_from_the_rules_and_answers_from_th
     bus = EventBus("test")
     events: list[Event] = []
     bus.subscribe(events.append)
-    assistant = Assistant(Config(llm="none", twin_without_llm=True), None, bus.emit, twin_every_utterances=1)
+    assistant = build_assistant(Config(llm="none", twin_without_llm=True), None, bus.emit, twin_every_utterances=1)
     bus.subscribe(assistant.on_event)
     await assistant.start()
     lines = [
@@ -740,7 +740,7 @@ async def test_a_name_the_rules_gave_a_voice_is_not_evidence_of_a_person():
 
 async def test_a_revised_utterance_replaces_its_line_in_the_window_and_grounding_hears_it():
     bus = EventBus("test")
-    assistant = Assistant(Config(llm="none"), None, bus.emit)
+    assistant = build_assistant(Config(llm="none"), None, bus.emit)
     bus.subscribe(assistant.on_event)
     await assistant.start()
     bus.emit(TranscriptFinal(text="Ask Greg", start=1.0, end=1.5, utterance=1, speaker="S1", speaker_name="Tom"))
@@ -756,7 +756,7 @@ async def test_a_revised_utterance_replaces_its_line_in_the_window_and_grounding
 
 async def test_the_rules_read_a_revised_utterance_anew():
     bus = EventBus("test")
-    assistant = Assistant(Config(llm="none"), None, bus.emit)
+    assistant = build_assistant(Config(llm="none"), None, bus.emit)
     bus.subscribe(assistant.on_event)
     await assistant.start()
     bus.emit(TranscriptFinal(text="So, can you fix the login bug?", start=1.0, end=2.5, utterance=1, utterance_end=True))
@@ -773,7 +773,7 @@ async def test_an_item_a_revision_takes_back_leaves_the_published_twin():
     # Measured (interview, Whisper base): the finals' "I will report Sim Python, and SQL." stayed Rachel's
     # task after its revision read "I built reports in Python and SQL.": the twin only ever added.
     bus = EventBus("test")
-    assistant = Assistant(Config(llm="none"), None, bus.emit)
+    assistant = build_assistant(Config(llm="none"), None, bus.emit)
     bus.subscribe(assistant.on_event)
     await assistant.start()
     twin = assistant.twin_updater

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from streamtwin.assistant.adapter import Assistant
+from streamtwin.assistant.builder import build_assistant
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
 from streamtwin.events import AssistantDelta, AssistantDone, AssistantStarted, AssistantSwitched, Event, TranscriptFinal
@@ -183,7 +183,7 @@ async def run_assistant(backend: FailoverBackend) -> list[Event]:
     bus = EventBus("failover")
     events: list[Event] = []
     bus.subscribe(events.append)
-    assistant = Assistant(Config(llm_heartbeat_s=1e9), backend, bus.emit, twin_updates=False)
+    assistant = build_assistant(Config(llm_heartbeat_s=1e9), backend, bus.emit, twin_updates=False)
     bus.subscribe(assistant.on_event)
     await assistant.start()
     bus.emit(TranscriptFinal(text="We ship on Friday.", start=0.0, end=1.5, utterance=1, utterance_end=True))

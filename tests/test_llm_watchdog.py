@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from streamtwin.assistant.adapter import Assistant
+from streamtwin.assistant.builder import build_assistant
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
 from streamtwin.events import AssistantDone, Error, Event, TranscriptFinal
@@ -49,7 +49,7 @@ async def test_a_stalled_single_backend_is_reported_as_llm_timeout_within_second
         bus = EventBus("stall")
         events: list[Event] = []
         bus.subscribe(events.append)
-        assistant = Assistant(config, backend, bus.emit, twin_updates=False)
+        assistant = build_assistant(config, backend, bus.emit, twin_updates=False)
         bus.subscribe(assistant.on_event)
         await assistant.start()
         try:

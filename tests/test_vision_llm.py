@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from streamtwin.assistant.adapter import Assistant
+from streamtwin.assistant.builder import build_assistant
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
 from streamtwin.events import AssistantDone, Event, TranscriptFinal, VisionObservation
@@ -188,7 +188,7 @@ async def assistant_with_camera(backend: ScriptedBackend, config: Config, clock:
     bus.subscribe(events.append)
     camera = Camera()
     hook = lambda: camera.keyframe  # noqa: E731
-    assistant = Assistant(config, backend, bus.emit, clock, twin_updates=False, latest_keyframe=hook)
+    assistant = build_assistant(config, backend, bus.emit, clock, twin_updates=False, latest_keyframe=hook)
     bus.subscribe(assistant.on_event)
     await assistant.start()
     return bus, events, camera, assistant

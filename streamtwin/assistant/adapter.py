@@ -14,6 +14,8 @@ the driver's commands to the workers, each in a module of its own:
 * folding evicted context blocks into the running summary (:mod:`streamtwin.assistant.summary`);
 * one :class:`~streamtwin.alarm.Alarm` for whatever is due next.
 
+:func:`streamtwin.assistant.builder.build_assistant` builds the workers and wires them to this class.
+
 All of them reach the backend through one :class:`~streamtwin.assistant.llm_calls.Caller`, and
 every call renders the same byte-stable prompt front, so llama.cpp's KV cache and
 providers' prompt caches are reused by all three kinds.
@@ -39,17 +41,16 @@ from streamtwin.assistant.llm_calls import Caller, StreamStats
 from streamtwin.assistant.context import SAID, SEEN, ContextWindow
 from streamtwin.assistant.driver import QUESTION, Cancel, Command, DriverPolicy
 from streamtwin.twin.extract import is_voice_label
-from streamtwin.assistant.effort import EffortPolicy
 from streamtwin.vision.frames import observation_text
 from streamtwin.twin.heard import HeardIndex
 from streamtwin.vision.images import SCENE_CHANGE
 from streamtwin.utterances import Utterance, UtteranceGrouper
-from streamtwin.assistant.prompts import NOTHING_NEW, SYSTEM_PROMPT
+from streamtwin.assistant.prompts import NOTHING_NEW
 from streamtwin.assistant.summary import SummaryFolder
 from streamtwin.assistant.twin_updates import TwinJobs, TwinUpdater
 
 if TYPE_CHECKING:
-    from streamtwin.vision.vision_stage import Keyframe
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -64,70 +65,34 @@ class Assistant:
         config: Config,
         backend: Backend | None,
         emit: Callable[[Event], Any],
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float],
         *,
-        speculative: bool = False,
-        twin_updates: bool = True,
-        twin_every_utterances: int = 3,
-        wall_time_cap_s: float = 120.0,
-        assistant_names: tuple[str, ...] = ("assistant", "assistance", "streamtwin"),  # as Whisper hears them
-        latest_keyframe: Callable[[], Keyframe | None] | None = None,
+        policy: DriverPolicy,
+        window: ContextWindow,
+        heard: HeardIndex,
+        caller: Caller | None,
+        twin_updater: TwinUpdater,
+        twin_jobs: TwinJobs,
+        folder: SummaryFolder,
+        generator: Generator,
     ) -> None:
+        """Made by :func:`streamtwin.assistant.builder.build_assistant`, which wires the workers to it."""
         self.config = config
         self.backend = backend
         self._emit = emit
         self._clock = clock
-        twin_max_tokens = max(512, 2 * config.llm_max_tokens)
-        context_tokens = config.llm_context_tokens or (backend.context_tokens if backend else 4096)
-        self.window = ContextWindow.for_model(context_tokens, SYSTEM_PROMPT, twin_max_tokens - config.llm_max_tokens)
-        in_flight = backend.max_in_flight if backend else 1
-        backend_name = backend.name if backend else "none"
-        self.policy = DriverPolicy(
-            # More than the backend sustains would only queue in front of its slots.
-            max_in_flight=min(config.llm_max_in_flight or in_flight, in_flight),
-            preempt=config.llm_preempt,
-            heartbeat_s=config.llm_heartbeat_s,
-            # Restarting a hosted model costs milliseconds; a CPU model's prompt pass costs seconds.
-            debounce_s=config.llm_debounce_s if config.llm_debounce_s >= 0 else (0.4 if backend_name == "local" else 0.0),
-            speculative=speculative,
-            assistant_names=assistant_names,
-        )
+        self.policy = policy
+        self.window = window
+        self.heard = heard  # the whole session: the window forgets, grounding must not
+        self.caller = caller
+        self.twin_updater = twin_updater
+        self.twin_jobs = twin_jobs
+        self.folder = folder
+        self.generator = generator
         self.utterances = UtteranceGrouper()
         self._lines: dict[int, tuple[float, str, str]] = {}  # utterance number -> (at, line, text) in the window
-        self.heard = HeardIndex()  # the whole session: the window forgets, grounding must not
-        # Without a model (--llm none with twin_without_llm) the twin comes from the rules alone
-        # and questions are answered from the twin or by quoting what was said.
-        effort = EffortPolicy(
-            config.twin_budget_s,
-            parallel=in_flight,
-            samples=config.llm_samples or None,
-            refine=config.llm_refine if config.llm_refine >= 0 else None,
-            reply_tokens=twin_max_tokens,
-        )
-        self.caller = Caller(backend, emit, clock, wall_time_cap_s, effort) if backend else None
-        slots = self.caller.slots if self.caller else asyncio.Semaphore(1)
-        self.twin_updater = TwinUpdater(
-            self.caller, self.window, self.heard, emit, clock, self._report_backend_error,
-            max_tokens=twin_max_tokens, effort=effort,
-        )
-        media_time = lambda: self._media_time  # noqa: E731
-        self.twin_jobs = TwinJobs(
-            self.twin_updater, self.policy, slots, clock, media_time, self._report_backend_error, self._arm_timer,
-            enabled=twin_updates, every_utterances=twin_every_utterances,
-        )
-        self.folder = SummaryFolder(
-            self.caller, self.window, clock, self.policy.backoff_until, self._report_backend_error
-        )
-        self.generator = Generator(
-            config, backend, self.caller, slots, self.window, self.twin_updater, self.heard, emit, clock,
-            is_addressed=self.policy.is_addressed,
-            latest_keyframe=latest_keyframe,
-            report_error=self._report_backend_error,
-            finished=self._after_generation,
-            media_time=media_time,
-        )
-        self._alarm = Alarm(clock, self._on_timer)
-        self._media_time = 0.0
+        self._alarm = Alarm(clock, self.on_timer)
+        self.media_time = 0.0  # the latest media time seen: where the assistant's own lines go in the window
         self._closed = False
 
     @property
@@ -147,7 +112,7 @@ class Assistant:
         for utterance in self.utterances.flush():
             self._on_utterance(utterance)
         self.twin_jobs.catch_up()
-        self._arm_timer()
+        self.arm_timer()
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while self._busy():
             if deadline is not None and time.monotonic() >= deadline:
@@ -175,7 +140,7 @@ class Assistant:
             return
         now = self._clock()
         if isinstance(event, TranscriptFinal):
-            self._media_time = max(self._media_time, event.end)
+            self.media_time = max(self.media_time, event.end)
             self.generator.language = event.language or self.generator.language
             if event.speaker_name:
                 self.twin_updater.name_voice(event.speaker, event.speaker_name)
@@ -199,8 +164,8 @@ class Assistant:
                 self._on_utterance(utterance)
             self._run(self.policy.on_partial(now, event.text))
         elif isinstance(event, VisionObservation):
-            at = event.media_time if event.media_time is not None else self._media_time
-            self._media_time = max(self._media_time, at)
+            at = event.media_time if event.media_time is not None else self.media_time
+            self.media_time = max(self.media_time, at)
             text = observation_text(event.kind, event.score, event.note)
             self.window.add(at, text, SEEN)
             self.heard.add(text)
@@ -213,7 +178,7 @@ class Assistant:
         else:
             return
         self.folder.take_evicted()
-        self._arm_timer()
+        self.arm_timer()
 
     def _on_revision(self, revision: TranscriptRevised) -> None:
         """An utterance decoded again once it ended: the rules read it anew, its line in the window (while
@@ -262,7 +227,7 @@ class Assistant:
         self._run(self.policy.on_final(self._clock(), utterance.text, utterance.number))
         self.twin_jobs.on_utterance()
         self.folder.take_evicted()
-        self._arm_timer()
+        self.arm_timer()
         return line
 
     def _hear(self, line: str, text: str, speaker: str) -> None:
@@ -289,19 +254,19 @@ class Assistant:
                     self.twin_jobs.make_way()
                 self.generator.start(command, command.question)
 
-    def _after_generation(self, gen_id: int, stats: StreamStats, cancelled: bool) -> None:
+    def after_generation(self, gen_id: int, stats: StreamStats, cancelled: bool) -> None:
         if self._closed:
             return
         if not cancelled:
             answer = stats.text.strip()
             if answer and answer != NOTHING_NEW:
-                self.window.add(self._media_time, answer, SAID)
+                self.window.add(self.media_time, answer, SAID)
                 self.folder.take_evicted()
             self.twin_jobs.catch_up()
         self._run(self.policy.on_generation_done(self._clock(), gen_id, cancelled))
-        self._arm_timer()
+        self.arm_timer()
 
-    def _report_backend_error(self, exc: BaseException, gen_id: int | None = None) -> str:
+    def report_backend_error(self, exc: BaseException, gen_id: int | None = None) -> str:
         """Emit an ``error`` event and start the backoff; returns the error code."""
         name = self.backend.name if self.backend else "none"
         if not isinstance(exc, LLMError):
@@ -311,23 +276,23 @@ class Assistant:
         retry = f" (retry after {exc.retry_after:g} s)" if exc.retry_after else ""
         self._emit(Error(code=code, message=f"{name}: {exc.message}{retry}"))
         self.policy.on_backend_error(self._clock(), exc.retry_after, gen_id)
-        self._arm_timer()
+        self.arm_timer()
         return code
 
     # --- time ---------------------------------------------------------------------------
 
-    def _arm_timer(self) -> None:
+    def arm_timer(self) -> None:
         """Wake up when the driver (debounce, backoff, heartbeat) or a waiting twin update is due."""
         if self._closed:
             return
         due = [d for d in (self.policy.next_deadline(), self.twin_jobs.due()) if d is not None]
         self._alarm.set(min(due, default=None))
 
-    def _on_timer(self) -> None:
+    def on_timer(self) -> None:
         now = self._clock()
         self._run(self.policy.tick(now))
         self.twin_jobs.tick(now)
-        self._arm_timer()
+        self.arm_timer()
 
     def _busy(self) -> bool:
         return bool(
