@@ -9,15 +9,15 @@ to back off while speech keeps flowing.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import AsyncIterator
 
 import groq
 import httpx
 
 from streamtwin.config import DEFAULT_GROQ_MODEL
-from streamtwin.llm.backend import ChatRequest, Delta, LLMError, StreamItem
-from streamtwin.llm.openai_wire import ChunkAccumulator, chat_body, error_for_status, looks_multimodal
+from streamtwin.llm.backend import ChatRequest, LLMError, StreamItem
+from streamtwin.llm.openai_wire import chat_body, error_for_status, looks_multimodal
+from streamtwin.llm.sdk_stream import stream_completion
 
 log = logging.getLogger(__name__)
 
@@ -88,25 +88,12 @@ class GroqBackend:
             max_retries=max_retries,
         )
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamItem]:
+    def stream(self, request: ChatRequest) -> AsyncIterator[StreamItem]:
         """Yield deltas then one Finished; cancelling the consumer closes the HTTP stream."""
-        started = time.monotonic()
-        try:
-            response = await self._client.chat.completions.create(**chat_body(self.model, request))
-        except (groq.GroqError, httpx.HTTPError) as exc:
-            raise map_groq_error(exc, during_stream=False) from exc
-        accumulator = ChunkAccumulator(started)
-        try:
-            async for chunk in response:
-                text = accumulator.feed(chunk.to_dict(), time.monotonic())
-                if text:
-                    yield Delta(text)
-        except (groq.GroqError, httpx.HTTPError, ValueError) as exc:
-            raise map_groq_error(exc, during_stream=True) from exc
-        finally:
-            await response.close()
-        # Usage and timing travel to the caller in Finished (and on to assistant.done).
-        yield accumulator.finish(time.monotonic())
+        body = chat_body(self.model, request)
+        return stream_completion(
+            lambda: self._client.chat.completions.create(**body), (groq.GroqError, httpx.HTTPError), map_groq_error
+        )
 
     async def aclose(self) -> None:
         await self._client.close()

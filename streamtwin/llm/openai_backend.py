@@ -10,14 +10,14 @@ and the status codes are shared with Groq through :mod:`streamtwin.llm.openai_wi
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import openai
 
-from streamtwin.llm.backend import ChatRequest, Delta, LLMError, StreamItem
-from streamtwin.llm.openai_wire import ChunkAccumulator, chat_body, error_for_status, error_message, looks_multimodal
+from streamtwin.llm.backend import ChatRequest, LLMError, StreamItem
+from streamtwin.llm.openai_wire import chat_body, error_for_status, error_message, looks_multimodal
+from streamtwin.llm.sdk_stream import stream_completion
 
 log = logging.getLogger(__name__)
 
@@ -81,28 +81,16 @@ class OpenAIBackend:
             max_retries=max_retries,
         )
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamItem]:
+    def stream(self, request: ChatRequest) -> AsyncIterator[StreamItem]:
         """Yield deltas then one Finished; cancelling the consumer closes the HTTP stream."""
         body = chat_body(self.model, request)
         # Plain servers send usage only when asked (Groq sends its x_groq usage unasked).
         body["stream_options"] = {"include_usage": True}
-        started = time.monotonic()
-        try:
-            response = await self._client.chat.completions.create(**body, extra_headers=self._extra_headers)
-        except openai.OpenAIError as exc:
-            raise map_openai_error(exc, during_stream=False) from exc
-        accumulator = ChunkAccumulator(started)
-        try:
-            async for chunk in response:
-                text = accumulator.feed(chunk.to_dict(), time.monotonic())
-                if text:
-                    yield Delta(text)
-        except (openai.OpenAIError, ValueError) as exc:
-            raise map_openai_error(exc, during_stream=True) from exc
-        finally:
-            await response.close()
-        # Usage and timing travel to the caller in Finished (and on to assistant.done).
-        yield accumulator.finish(time.monotonic())
+        return stream_completion(
+            lambda: self._client.chat.completions.create(**body, extra_headers=self._extra_headers),
+            (openai.OpenAIError,),
+            map_openai_error,
+        )
 
     async def aclose(self) -> None:
         await self._client.close()
