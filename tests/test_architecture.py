@@ -38,6 +38,7 @@ PURE = {
     "streamtwin.service.coalesce",
     "streamtwin.service.liveness",
     "streamtwin.service.outbox",
+    "streamtwin.service.proxies",
     "streamtwin.service.whip_rules",
     "streamtwin.speakers.clusters",
     "streamtwin.speech.agreement",

@@ -104,6 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="host names this server answers to besides IP addresses and localhost (DNS rebinding guard)",
     )
     serve.add_argument(
+        "--trusted-proxy", dest="trusted_proxy", type=_csv, action="extend", default=None, metavar="CIDR",
+        help="a reverse proxy in front (an address or CIDR block; repeatable): from it, and only from it, the client "
+        "address is read from Forwarded or X-Forwarded-For (the right-most hop not a trusted proxy), for the "
+        "per-address caps, the wrong-token lockout and the logs (default: none, every peer is the client)",
+    )
+    serve.add_argument(
         "--ice-servers", type=_csv, default=None, metavar="URL,...",
         help="STUN/TURN servers for WebRTC (default: none, fine on a LAN or loopback)",
     )

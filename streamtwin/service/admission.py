@@ -43,9 +43,8 @@ class Admission:
         self._failures: dict[str, deque[float]] = {}
 
     # --- connections and sessions --------------------------------------------------------
-    def admit_connection(self, address: str, now: float) -> Verdict | None:
-        if self.locked_out(address, now):
-            return Verdict("rate_limited", "too many failed attempts from this address; try again later")
+    def admit_connection(self, address: str) -> Verdict | None:
+        """A locked-out address still connects: it may carry a session's own token (see :meth:`locked_out`)."""
         limits = self.limits
         return _admit(self.connections, address, limits.max_connections, limits.max_connections_per_address, "connections")
 
@@ -71,6 +70,8 @@ class Admission:
         _decrement(self.sessions, address)
 
     # --- authentication failures -----------------------------------------------------------
+    # Only the access token counts: the operator's secret, which may be guessable.  Viewer, join and resume
+    # tokens are 128 random bits: guessing them is hopeless, and refusing them would end meetings.
     def auth_failed(self, address: str, now: float) -> None:
         if len(self._failures) >= MAX_TRACKED_ADDRESSES:  # many addresses: forget the stale ones
             for stale in list(self._failures):
@@ -79,6 +80,7 @@ class Admission:
         self._failures.setdefault(address, deque()).append(now)
 
     def locked_out(self, address: str, now: float) -> bool:
+        """Whether the access token is refused from ``address`` without being looked at."""
         return len(self._recent(address, now)) >= self.limits.auth_failures
 
     def _recent(self, address: str, now: float) -> deque[float]:

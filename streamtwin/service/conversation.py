@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
@@ -24,6 +25,7 @@ from streamtwin.service.http import request_query
 from streamtwin.service.joins import Joins
 from streamtwin.service.metrics import ServiceMetrics
 from streamtwin.service.participant import Participant
+from streamtwin.service.proxies import TrustedProxies
 from streamtwin.service.protocol import (
     CLOSE_INTERNAL,
     CLOSE_POLICY,
@@ -42,16 +44,21 @@ log = logging.getLogger(__name__)
 SEND_BUFFER_BYTES = 256 * 1024
 
 
-def client_address(connection: ServerConnection) -> str:
+def client_address(connection: ServerConnection, proxies: TrustedProxies) -> str:
+    """The client's address: the peer's, or behind a trusted proxy the one its forwarding headers name."""
     peer = connection.remote_address
-    return str(peer[0]) if peer else ""
+    headers = connection.request.headers if connection.request is not None else Headers()
+    return proxies.client(
+        str(peer[0]) if peer else "", headers.get_all("Forwarded"), headers.get_all("X-Forwarded-For")
+    )
 
 
 class Conversations:
     """The websockets handler: one conversation per connection; ``channels`` are the connections open now."""
 
-    def __init__(self, config: Config, metrics: ServiceMetrics, joins: Joins) -> None:
+    def __init__(self, config: Config, metrics: ServiceMetrics, joins: Joins, proxies: TrustedProxies) -> None:
         self.config = config
+        self.proxies = proxies
         self.channels: set[ClientChannel] = set()
         self._metrics = metrics
         self._joins = joins
@@ -64,7 +71,7 @@ class Conversations:
             # socket.create_server is not: without it Nagle holds a small frame back until the client
             # acknowledges the previous one (milliseconds of delayed ACK per message).
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        channel = ClientChannel(ws, self._metrics, client_address(ws))
+        channel = ClientChannel(ws, self._metrics, client_address(ws, self.proxies))
         self.channels.add(channel)
         query_token = parse_qs(request_query(ws.request.path)).get("token", [""])[0] if ws.request else ""
         try:

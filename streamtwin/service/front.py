@@ -60,16 +60,21 @@ class PlainHttp(Protocol):
         """The client left before ``reply`` could be sent."""
 
 
-def front_connection(plain: PlainHttp, timeout_s: float) -> Callable[..., ServerConnection]:
+# A plain HTTP request's client address, from its peer's and its head (forwarding headers of a trusted proxy).
+ClientOf = Callable[[str, Head], str]
+
+
+def front_connection(plain: PlainHttp, timeout_s: float, client_of: ClientOf) -> Callable[..., ServerConnection]:
     """The ``create_connection`` for websockets' ``serve``."""
-    return functools.partial(FrontConnection, plain=plain, timeout_s=timeout_s)
+    return functools.partial(FrontConnection, plain=plain, timeout_s=timeout_s, client_of=client_of)
 
 
 class FrontConnection(ServerConnection):
-    def __init__(self, *args: Any, plain: PlainHttp, timeout_s: float, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, plain: PlainHttp, timeout_s: float, client_of: ClientOf, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._plain = plain
         self._timeout_s = timeout_s
+        self._client_of = client_of
         self._first = bytearray()
         self._routed = False
         self._pending_transport: asyncio.Transport | None = None
@@ -96,7 +101,7 @@ class FrontConnection(ServerConnection):
         self._pending_transport, self._first = None, bytearray()
         parts = first[: max(end, 0)].split(b" ")
         if len(parts) == 3 and self._plain.claims(parts[1].decode("latin-1")):
-            exchange = HttpExchange(self._plain, self._timeout_s)
+            exchange = HttpExchange(self._plain, self._timeout_s, self._client_of)
             transport.set_protocol(exchange)
             exchange.connection_made(transport)
             exchange.data_received(first)
@@ -119,9 +124,10 @@ class FrontConnection(ServerConnection):
 class HttpExchange(asyncio.Protocol):
     """One request, one reply, then the connection closes."""
 
-    def __init__(self, plain: PlainHttp, timeout_s: float):
+    def __init__(self, plain: PlainHttp, timeout_s: float, client_of: ClientOf):
         self._plain = plain
         self._timeout_s = timeout_s
+        self._client_of = client_of
         self._h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
         self._transport: asyncio.Transport | None = None
         self._address = ""
@@ -188,6 +194,7 @@ class HttpExchange(asyncio.Protocol):
     def _on_head(self, event: h11.Request) -> None:
         headers = tuple((name.decode("latin-1").lower(), value.decode("latin-1")) for name, value in event.headers)
         self._head = Head(event.method.decode("latin-1"), event.target.decode("latin-1"), headers)
+        self._address = self._client_of(self._address, self._head)
         early = self._plain.early(self._head, self._address)
         if isinstance(early, Reply):
             self._reply(early)

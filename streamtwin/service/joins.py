@@ -47,30 +47,37 @@ class Joins:
         self._client_ice = client_ice
 
     async def hello(self, channel: ClientChannel, hello: Hello, query_token: str) -> None:
-        """Act on a hello (raises :class:`Refusal`); the channel then has its role and session."""
-        if self.admission.locked_out(channel.address, time.monotonic()):
-            raise Refusal("rate_limited", "too many failed attempts from this address; try again later", CLOSE_POLICY)
+        """Act on a hello (raises :class:`Refusal`); the channel then has its role and session.
+
+        The wrong-token lockout guards the one guessable secret, the access token: a viewer, join or resume
+        token (128 random bits each) is accepted from a locked-out address, so a meeting goes on; the
+        access token is not even looked at from there until the lockout has passed."""
         given = hello.token or query_token
         if hello.role == "viewer":
             await self._join_viewer(channel, hello, given)
-            return
-        if hello.session is not None and not hello.resume:
+        elif hello.session is not None and not hello.resume:
             self._join_room(channel, hello, given)
-            return
-        self._authorize(channel, tokens_match(given, self.config.token) or not self.config.token)
-        if hello.session is not None:
+        elif hello.session is not None:
             self._resume(channel, hello)
         else:
+            self._check_access_token(channel, given)
             await self._open_session(channel, hello)
 
-    def _authorize(self, channel: ClientChannel, ok: bool, what: str = "access token") -> None:
-        if not ok:
-            self.admission.auth_failed(channel.address, time.monotonic())
+    def _check_access_token(self, channel: ClientChannel, given: str, what: str = "access token") -> None:
+        """Refuse a missing or wrong access token (counted against the address), or any from a locked-out one."""
+        if not self.config.token:
+            return
+        now = time.monotonic()
+        if self.admission.locked_out(channel.address, now):
+            raise Refusal("rate_limited", "too many failed attempts from this address; try again later", CLOSE_POLICY)
+        if not tokens_match(given, self.config.token):
+            self.admission.auth_failed(channel.address, now)
             raise Refusal("unauthorized", f"a missing or wrong {what}", CLOSE_POLICY)
 
     async def _join_viewer(self, channel: ClientChannel, hello: Hello, given: str) -> None:
         """A session run here joins its live fan-out; one that resumes from a seq, or that runs on another
-        node (the directory knows it), is fed from the log."""
+        node (the directory knows it), is fed from the log.  The session's viewer token lets it in; else
+        the access token is checked as for a publisher."""
         live = self.registry.get(hello.session)
         if live is not None:
             ok = tokens_match(given, live.viewer_token)
@@ -79,8 +86,11 @@ class Joins:
             record = await self._directory_record(hello.session)
             ok = digest_matches(given, record.viewer_key)
             viewers = self.log_viewers.count(record.id)
-        ok = ok or tokens_match(given, self.config.token)
-        self._authorize(channel, ok, "viewer token (open the session's viewer link)")
+        if not ok:
+            what = "viewer token (open the session's viewer link)"
+            if not self.config.token:
+                raise Refusal("unauthorized", f"a missing or wrong {what}", CLOSE_POLICY)
+            self._check_access_token(channel, given, what)
         assert self.log_viewers.node_log is not None
         viewers += await self.log_viewers.node_log.viewers_elsewhere(str(hello.session))
         if viewers >= self.config.max_viewers:
@@ -138,8 +148,8 @@ class Joins:
         if live is None:
             raise Refusal("no_such_session", "no running session with that id", CLOSE_POLICY)
         # Only a room's publishers ever see its join token (a session without a name has no room to join).
-        ok = live.is_room and tokens_match(given, live.join_token)
-        self._authorize(channel, ok, "join token (open the room's join link)")
+        if not (live.is_room and tokens_match(given, live.join_token)):
+            raise Refusal("unauthorized", "a missing or wrong join token (open the room's join link)", CLOSE_POLICY)
         participant = live.join(hello.name, channel.address)
         channel.role, channel.live = "publisher", live
         self._welcome_publisher(channel, live, participant, live.session.source)
@@ -148,8 +158,8 @@ class Joins:
     def _resume(self, channel: ClientChannel, hello: Hello) -> None:
         live = self.registry.get(hello.session)
         participant = live.by_resume_token(hello.resume) if live is not None else None
-        self._authorize(channel, participant is not None, "session id or resume token")
-        assert live is not None and participant is not None
+        if live is None or participant is None:
+            raise Refusal("unauthorized", "a wrong session id or resume token", CLOSE_POLICY)
         channel.role, channel.live = "publisher", live
         participant.resumed = True
         log.info("session %s: %s resumed", live.id, participant.who)

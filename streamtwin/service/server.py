@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,8 @@ from streamtwin.service.native_memory import NativeMemory, glibc
 from streamtwin.service.metrics import ServiceMetrics
 from streamtwin.service.access import allowed_origins, check_bind
 from streamtwin.service.admission import Admission, Limits
+from streamtwin.service.proxies import BadProxy, TrustedProxies
+from streamtwin.service.whip_rules import Head
 from streamtwin.service.whip_rules import Rules as WhipRules
 from streamtwin.service.protocol import CLOSE_GOING_AWAY
 from streamtwin.service.registry import LiveSession, Registry, SessionFactory
@@ -100,6 +101,10 @@ class Server:
         problem = check_bind(config.host, config.token)
         if problem:  # before anything is opened or bound
             raise ConfigError(problem)
+        try:
+            self.proxies = TrustedProxies(config.trusted_proxy)
+        except BadProxy as exc:
+            raise ConfigError(str(exc)) from None
         ice = IceServers(config)
         self.registry = Registry(
             config, session_factory or make_session_factory(), self.metrics, self.admission, ice.for_server
@@ -110,7 +115,8 @@ class Server:
         )
         self.whip = WhipEndpoint(self.registry, self.admission, WhipRules(config.token), ice.for_client)
         self.conversations = Conversations(
-            config, self.metrics, Joins(config, self.admission, self.registry, self.log_viewers, ice.for_client)
+            config, self.metrics, Joins(config, self.admission, self.registry, self.log_viewers, ice.for_client),
+            self.proxies,
         )
         self._ws_server: WsServer | None = None
         self._closed = False
@@ -157,7 +163,8 @@ class Server:
             self.conversations,
             sock=sock,
             process_request=self.http,
-            create_connection=front_connection(self.whip, OPEN_TIMEOUT_S),  # /whip requests go to self.whip
+            # /whip requests go to self.whip, with the client's address as the trusted proxies name it
+            create_connection=front_connection(self.whip, OPEN_TIMEOUT_S, self._http_client),
             origins=origins,
             max_size=self.config.max_message_bytes,
             compression=None,  # deflate per client costs CPU the speech model needs; JPEGs do not shrink
@@ -234,14 +241,18 @@ class Server:
 
     def _ws_gate(self, connection: ServerConnection, request: Request) -> Response | None:
         """Admission of a websocket upgrade, before the handshake: per-address and total caps."""
-        address = client_address(connection)
-        verdict = self.admission.admit_connection(address, time.monotonic())
+        address = client_address(connection, self.proxies)
+        verdict = self.admission.admit_connection(address)
         if verdict is not None:
             self.metrics.errors.labels(verdict.code).inc()
             status = 503 if verdict.code == "busy" else 429
             return response(status, f"{verdict.message}\n".encode(), TEXT)
         asyncio.ensure_future(self._release_when_closed(connection, address))
         return None
+
+    def _http_client(self, peer: str, head: Head) -> str:
+        """A plain HTTP request's client address (see :class:`~streamtwin.service.proxies.TrustedProxies`)."""
+        return self.proxies.client(peer, head.values("forwarded"), head.values("x-forwarded-for"))
 
     async def _release_when_closed(self, connection: ServerConnection, address: str) -> None:
         try:

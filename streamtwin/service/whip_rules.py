@@ -55,6 +55,9 @@ class Head:
     def count(self, name: str) -> int:
         return sum(key == name for key, _ in self.headers)
 
+    def values(self, name: str) -> list[str]:
+        return [value for key, value in self.headers if key == name]
+
     @property
     def path(self) -> str:
         return self.target.split("?", 1)[0].split("#", 1)[0]
