@@ -162,6 +162,7 @@ class Joins:
             raise Refusal("unauthorized", "a wrong session id or resume token", CLOSE_POLICY)
         channel.role, channel.live = "publisher", live
         participant.resumed = True
+        participant.rotate_resume_token()  # a leaked token is good for one takeover, not for the session
         log.info("session %s: %s resumed", live.id, participant.who)
         self._welcome_publisher(channel, live, participant, live.session.source, resumed=True)
         live.attach(participant, channel, snapshot=hello.snapshot)

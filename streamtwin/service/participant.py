@@ -86,6 +86,10 @@ class Participant:
             return True
         return False
 
+    def rotate_resume_token(self) -> None:
+        """A resume succeeded: the token it used stops working, the welcome carries the next one."""
+        self.resume_token = new_secret()
+
     def gone(self) -> None:
         """The connection dropped: the participant may resume within the grace period."""
         self.channel = None
