@@ -81,6 +81,7 @@ class Config:
     token: str = ""  # required when host is not a loopback address
     allow_origin: list[str] = field(default_factory=list)  # browser origins besides this server's own pages
     allow_host: list[str] = field(default_factory=list)  # Host names besides IP literals and localhost
+    allow_embed: list[str] = field(default_factory=list)  # origins whose pages may frame the page (*: any)
     # Reverse proxies (addresses or CIDR blocks) whose Forwarded / X-Forwarded-For name the client: only
     # from these peers is the client address read from those headers (none: every peer is a client).
     trusted_proxy: list[str] = field(default_factory=list)

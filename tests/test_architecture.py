@@ -36,6 +36,7 @@ PURE = {
     "streamtwin.service.access",
     "streamtwin.service.admission",
     "streamtwin.service.coalesce",
+    "streamtwin.service.http_rules",
     "streamtwin.service.liveness",
     "streamtwin.service.outbox",
     "streamtwin.service.proxies",

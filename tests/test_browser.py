@@ -23,6 +23,7 @@ from streamtwin.config import Config
 from streamtwin.service.server import Server, make_session_factory
 from streamtwin.service.webrtc import use_loopback_candidates
 from tests.fakes.scripted_backend import Reply, ScriptedBackend, is_twin_request
+from tests.page_wait import wait_for_function
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_WAV = ROOT / "samples" / "meeting.wav"
@@ -92,6 +93,7 @@ async def browser_scenario() -> None:
     server = Server(Config(llm="none", host="127.0.0.1", port=0), session_factory=make_session_factory(backend))
     await server.start()
     page_errors: list[str] = []
+    refused: list[str] = []
     try:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
@@ -101,6 +103,8 @@ async def browser_scenario() -> None:
             async def open_page(url: str):
                 page = await context.new_page()
                 page.on("pageerror", lambda error: page_errors.append(str(error)))
+                page.on("console", lambda message: refused.append(message.text) if "Content Security" in message.text
+                        else None)  # the page works under its own policy: nothing refused
                 await page.goto(url)
                 pages.append(page)
                 return page
@@ -116,12 +120,12 @@ async def browser_scenario() -> None:
             # Chromium plays the file from the moment the camera opens, before the call connects: on a busy
             # machine the first sentence is gone before the server hears anything, so any part of it counts;
             # finals are short commits, so wait for the words rather than for a count of lines.
-            await publisher.wait_for_function(
-                "document.querySelectorAll('#transcript .final').length >= 3", timeout=TIMEOUT_MS
+            await wait_for_function(
+                publisher, "document.querySelectorAll('#transcript .final').length >= 3", timeout=TIMEOUT_MS
             )
             try:
-                await publisher.wait_for_function(
-                    """(words) => {
+                await wait_for_function(
+                    publisher, """(words) => {
                         const text = document.querySelector('#transcript').textContent.toLowerCase();
                         return words.filter((word) => text.includes(word)).length >= 4;
                     }""",
@@ -135,8 +139,8 @@ async def browser_scenario() -> None:
 
             # A late viewer gets the snapshot (transcript so far, last keyframe, twin) before live events.
             late = await open_page(viewer_url)
-            await late.wait_for_function(
-                "document.querySelectorAll('#transcript .final').length >= 3", timeout=TIMEOUT_MS
+            await wait_for_function(
+                late, "document.querySelectorAll('#transcript .final').length >= 3", timeout=TIMEOUT_MS
             )
             await late.wait_for_selector("#timeline img", timeout=TIMEOUT_MS)
             assert await late.is_visible("#latest-frame")  # viewers get no video: the keyframe stands in
@@ -145,11 +149,11 @@ async def browser_scenario() -> None:
             # The assistant streams and the twin panel fills, on every page.
             for page in pages:
                 await page.wait_for_selector("#assistant .answer .text:not(:empty)", timeout=TIMEOUT_MS)
-                await page.wait_for_function(
-                    "document.querySelector('#twin-topics').children.length >= 2", timeout=TIMEOUT_MS
+                await wait_for_function(
+                    page, "document.querySelector('#twin-topics').children.length >= 2", timeout=TIMEOUT_MS
                 )
-                await page.wait_for_function(
-                    "document.querySelector('#twin-actions').textContent.includes('discuss the new website')",
+                await wait_for_function(
+                    page, "document.querySelector('#twin-actions').textContent.includes('discuss the new website')",
                     timeout=TIMEOUT_MS,
                 )
                 assert "planning meeting" in await page.text_content("#twin-summary")
@@ -166,8 +170,8 @@ async def browser_scenario() -> None:
             assert list(server.sessions) == [live.id]
             await publisher.wait_for_selector('#status[data-state="live"]', timeout=TIMEOUT_MS)
             heard = await publisher.evaluate("document.querySelectorAll('#transcript .final').length")
-            await publisher.wait_for_function(
-                f"document.querySelectorAll('#transcript .final').length > {heard}", timeout=TIMEOUT_MS
+            await wait_for_function(
+                publisher, f"document.querySelectorAll('#transcript .final').length > {heard}", timeout=TIMEOUT_MS
             )
 
             ARTIFACTS.mkdir(exist_ok=True)
@@ -182,7 +186,7 @@ async def browser_scenario() -> None:
             await browser.close()
     finally:
         await server.close()
-    assert page_errors == []
+    assert page_errors == [] and refused == []
 
 
 # RFC 6902 appendix A, and patches that must fail (the document is then left as it was).

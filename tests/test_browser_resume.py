@@ -9,6 +9,7 @@ from playwright.async_api import async_playwright
 
 from streamtwin.events import TranscriptFinal
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
+from tests.page_wait import wait_for_function
 
 TIMEOUT_MS = 60_000
 FINALS_JS = "() => [...document.querySelectorAll('#transcript .final')].map((s) => s.textContent.trim())"
@@ -29,7 +30,7 @@ async def test_the_viewer_page_resumes_after_its_connection_is_cut(make_server):
         said = [f"before{i}" for i in range(3)]
         for i, text in enumerate(said):
             bus.emit(TranscriptFinal(text=text, start=i, end=i + 0.5, utterance=1))
-        await page.wait_for_function(f"() => ({FINALS_JS})().includes('before2')", timeout=TIMEOUT_MS)
+        await wait_for_function(page, f"() => ({FINALS_JS})().includes('before2')", timeout=TIMEOUT_MS)
         live.session.error("test_warning", "a pipeline error event on the page", fatal=False)
 
         (viewer,) = live.viewers
@@ -40,9 +41,9 @@ async def test_the_viewer_page_resumes_after_its_connection_is_cut(make_server):
         away = [f"away{i}" for i in range(3)]
         for i, text in enumerate(away):
             bus.emit(TranscriptFinal(text=text, start=10 + i, end=10.5 + i, utterance=2))
-        await page.wait_for_function(f"() => ({FINALS_JS})().includes('away2')", timeout=TIMEOUT_MS)
+        await wait_for_function(page, f"() => ({FINALS_JS})().includes('away2')", timeout=TIMEOUT_MS)
         bus.emit(TranscriptFinal(text="after", start=20, end=20.5, utterance=3))
-        await page.wait_for_function(f"() => ({FINALS_JS})().includes('after')", timeout=TIMEOUT_MS)
+        await wait_for_function(page, f"() => ({FINALS_JS})().includes('after')", timeout=TIMEOUT_MS)
         shown = await page.evaluate(FINALS_JS)
         await browser.close()
     assert shown == [*said, *away, "after"]  # everything once, in order
@@ -65,7 +66,7 @@ async def test_a_viewer_page_cut_off_before_any_event_resumes_from_its_welcomes_
             while live.viewers or not server.log_viewers.count(live.id):
                 await asyncio.sleep(0.01)  # back, resuming from the welcome's seq (a resume is fed from the log)
         live.session.bus.emit(TranscriptFinal(text="after", start=10, end=10.5, utterance=2))
-        await page.wait_for_function(f"() => ({FINALS_JS})().includes('after')", timeout=TIMEOUT_MS)
+        await wait_for_function(page, f"() => ({FINALS_JS})().includes('after')", timeout=TIMEOUT_MS)
         shown = await page.evaluate(FINALS_JS)
         await browser.close()
     assert shown == ["after"]

@@ -16,6 +16,7 @@ from streamtwin.config import Config
 from streamtwin.session import Session
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
 from tests.test_rooms import RATE, shared_mic
+from tests.page_wait import wait_for_function
 
 TIMEOUT_MS = 120_000
 WIDTH = 360
@@ -54,10 +55,11 @@ async def test_a_room_on_the_page_at_360_px(make_server):
         await push(live.participants[0].sink, np.concatenate([sample[int(0.3 * RATE) : int(6.3 * RATE)], silence]))  # David's turn, as Ann
         await push(bob.sink, sample[int(12.1 * RATE) : int(16.9 * RATE)])  # Tom's, as Bob
         live.leave(bob)
-        await page.wait_for_function(
-            "() => !document.querySelector('#participants li[data-name=\"Bob\"]')", timeout=TIMEOUT_MS
+        await wait_for_function(
+            page, "() => !document.querySelector('#participants li[data-name=\"Bob\"]')", timeout=TIMEOUT_MS
         )
-        await page.wait_for_function(
+        await wait_for_function(
+            page,
             "() => [...document.querySelectorAll('#transcript .speaker')].map((s) => s.textContent).includes('Bob')",
             timeout=TIMEOUT_MS,
         )

@@ -34,6 +34,7 @@ from streamtwin.outputs.text import clock
 from streamtwin.session import Session
 from streamtwin.outputs.subtitles import SubtitleOutput
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
+from tests.page_wait import wait_for_function
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -137,7 +138,8 @@ async def test_transcript_reads_like_one_at_360_px(make_server):
         partial = next(e for e in reversed(events) if isinstance(e, TranscriptPartial))
         speaking = events_last_final(events).utterance
         open_utterance = [e for e in events if isinstance(e, TranscriptFinal) and e.utterance == speaking]
-        await page.wait_for_function(
+        await wait_for_function(
+            page,
             "(text) => document.querySelector('#transcript .utterance:last-child .partial')?.textContent.trim() === text",
             arg=words(partial.text), timeout=TIMEOUT_MS,
         )
@@ -162,8 +164,8 @@ async def test_transcript_reads_like_one_at_360_px(make_server):
 
         # Enough speech to overflow the panel; it follows the newest text.
         await push_until(lambda: pushed >= 30 * 16_000)
-        await page.wait_for_function(
-            "(n) => document.querySelectorAll('#transcript .final').length >= n",
+        await wait_for_function(
+            page, "(n) => document.querySelectorAll('#transcript .final').length >= n",
             arg=spans_shown(events), timeout=TIMEOUT_MS,
         )
         scroller = await page.evaluate(
@@ -174,7 +176,7 @@ async def test_transcript_reads_like_one_at_360_px(make_server):
         # The reader scrolls back: new text no longer pulls the view down; a button offers the way back.
         await page.hover("#transcript")
         await page.mouse.wheel(0, -5000)
-        await page.wait_for_function("document.querySelector('#transcript').scrollTop === 0", timeout=TIMEOUT_MS)
+        await wait_for_function(page, "document.querySelector('#transcript').scrollTop === 0", timeout=TIMEOUT_MS)
         await push_until(lambda: False)
         await live.finish()
         await page.wait_for_selector('#status[data-state="ended"]', timeout=TIMEOUT_MS)
@@ -182,8 +184,8 @@ async def test_transcript_reads_like_one_at_360_px(make_server):
         assert await page.is_visible("#transcript-follow")
         await page.focus("#transcript-follow")
         await page.keyboard.press("Enter")
-        await page.wait_for_function(
-            "(() => { const s = document.querySelector('#transcript'); "
+        await wait_for_function(
+            page, "(() => { const s = document.querySelector('#transcript'); "
             "return s.scrollTop + s.clientHeight >= s.scrollHeight - 24; })()",
             timeout=TIMEOUT_MS,
         )
@@ -211,8 +213,8 @@ async def test_transcript_reads_like_one_at_360_px(make_server):
         announcer = page.locator("#transcript-announcer")
         assert await announcer.get_attribute("aria-live") == "polite"
         last_final = words(events_last_final(events, with_text=True).text)
-        await page.wait_for_function(
-            "(text) => document.querySelector('#transcript-announcer').textContent.includes(text)",
+        await wait_for_function(
+            page, "(text) => document.querySelector('#transcript-announcer').textContent.includes(text)",
             arg=last_final, timeout=TIMEOUT_MS,
         )
 

@@ -104,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="host names this server answers to besides IP addresses and localhost (DNS rebinding guard)",
     )
     serve.add_argument(
+        "--allow-embed", dest="allow_embed", type=_csv, default=None, metavar="ORIGIN,...",
+        help="origins whose pages may show the page in a frame (Content-Security-Policy frame-ancestors; "
+        "default: none, the page refuses to be framed; * for any)",
+    )
+    serve.add_argument(
         "--trusted-proxy", dest="trusted_proxy", type=_csv, action="extend", default=None, metavar="CIDR",
         help="a reverse proxy in front (an address or CIDR block; repeatable): from it, and only from it, the client "
         "address is read from Forwarded or X-Forwarded-For (the right-most hop not a trusted proxy), for the "

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import h11
 from websockets.asyncio.server import ServerConnection
 
+from streamtwin.service.http_rules import BASE_HEADERS
 from streamtwin.service.whip_rules import Head, Reply, bad_request, internal_error, request_timeout, unavailable
 
 log = logging.getLogger(__name__)
@@ -258,6 +259,7 @@ def serialize(reply: Reply, *, head_only: bool = False) -> bytes:
         ("Cache-Control", "no-store"),
         ("Connection", "close"),
         ("Server", "streamtwin"),
+        *BASE_HEADERS,
         *reply.headers,
     ]
     lines = [f"HTTP/1.1 {reply.status} {reply.reason}"] + [f"{name}: {value}" for name, value in headers]

@@ -20,6 +20,7 @@ from websockets.datastructures import Headers, MultipleValuesError
 from websockets.http11 import Request, Response
 
 from streamtwin.service.access import host_allowed
+from streamtwin.service.http_rules import BASE_HEADERS, content_security_policy
 
 log = logging.getLogger(__name__)
 
@@ -54,15 +55,24 @@ class HttpFront:
         allowed_hosts: list[str],
         ws_gate: WsGate,
         status: Callable[[], str] = lambda: "ok",
+        allow_embed: list[str] | None = None,
     ):
-        """``status()``: what /healthz says ("ok", or "degraded" while the event store is unreachable)."""
+        """``status()``: what /healthz says ("ok", or "degraded" while the event store is unreachable);
+        ``allow_embed``: origins whose pages may frame this one (``--allow-embed``)."""
         self.web_root = web_root
+        self._policy = content_security_policy(allow_embed or [])
         self._status = status
         self._metrics_text = metrics_text
         self._allowed_hosts = allowed_hosts
         self._ws_gate = ws_gate
 
     def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
+        reply = self._answer(connection, request)
+        if reply is not None:  # every page, file and refusal (not the websocket's 101)
+            reply.headers["Content-Security-Policy"] = self._policy
+        return reply
+
+    def _answer(self, connection: ServerConnection, request: Request) -> Response | None:
         try:
             host = request.headers.get("Host")
             upgrade = "upgrade" in request.headers.get("Connection", "").lower()
@@ -105,6 +115,7 @@ def response(status: int, body: bytes, content_type: str) -> Response:
             ("Content-Length", str(len(body))),
             ("Cache-Control", "no-cache"),
             ("Connection", "close"),
+            *BASE_HEADERS,
         ]
     )
     return Response(status, REASONS.get(status, ""), headers, body)

@@ -112,6 +112,7 @@ class Server:
         self.http = HttpFront(
             (web_root or find_web_root()).resolve(), self.metrics.render, config.allow_host, self._ws_gate,
             status=lambda: "degraded" if self.log is not None and self.log.degraded else "ok",
+            allow_embed=config.allow_embed,
         )
         self.whip = WhipEndpoint(self.registry, self.admission, WhipRules(config.token), ice.for_client)
         self.conversations = Conversations(
