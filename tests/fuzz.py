@@ -122,6 +122,31 @@ def http_request(rng: random.Random, port: int) -> bytes:
     return (f"{method} {target} HTTP/1.1\r\n" + "\r\n".join(headers) + "\r\n\r\n").encode(errors="replace")
 
 
+def unplaceable_request(rng: random.Random, port: int) -> bytes:
+    """A request the port's router cannot hand to the pages or /ws: two in one write, a body on a GET, a target
+    that is not a path (absolute-form, authority-form, ``*``), a broken request line."""
+    host = f"Host: 127.0.0.1:{port}"
+    path = rng.choice(["/", "/healthz", "/metrics", "/ws", "/app.js", "/missing"])
+    upgrade = rng.choice([[], ["Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13",
+                               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="]])
+    kind = rng.randrange(4)
+    if kind == 0:
+        one = "\r\n".join([f"GET {path} HTTP/1.1", host, *upgrade]) + "\r\n\r\n"
+        return (one + rng.choice([one, "GET /healthz HTTP/1.1\r\n\r\n", "x"])).encode()
+    if kind == 1:
+        body = "b" * rng.randrange(1, 200)
+        framing = rng.choice([[f"Content-Length: {len(body)}"], ["Transfer-Encoding: chunked"],
+                              ["Content-Length: 0", "Content-Length: 5"]])
+        return ("\r\n".join([f"{rng.choice(['GET', 'POST', 'PUT'])} {path} HTTP/1.1", host, *upgrade, *framing])
+                + "\r\n\r\n" + body).encode()
+    if kind == 2:
+        target = rng.choice([f"http://127.0.0.1:{port}{path}", f"https://evil.example{path}", "*", f"127.0.0.1:{port}"])
+        return ("\r\n".join([f"{rng.choice(['GET', 'OPTIONS', 'CONNECT'])} {target} HTTP/1.1", host, *upgrade])
+                + "\r\n\r\n").encode()
+    line = rng.choice([f"GET {path}", f"GET  {path} HTTP/1.1", f"GET {path} HTTP/1.1 extra", f"GET {path} SPDY/3"])
+    return f"{line}\r\n{host}\r\n\r\n".encode()
+
+
 # --- the client side, run as its own process so it does not share the server's event loop --------------
 
 REPLY_TIMEOUT_S = 10.0

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tests import fuzz
 from tests.live import HealthProbe, open_ws
+from tests.test_hardening import raw_http
 
 SEED = 11
 MESSAGES = 3000
@@ -95,6 +96,22 @@ async def test_hostile_http_requests(make_server, caplog):
         statuses = await asyncio.to_thread(lambda: list(pool.map(lambda r: http_status(server.port, r), requests)))
     assert not [s for s in statuses if s is not None and s >= 500 and s != 503], statuses
     assert 200 in statuses and 403 in statuses and 404 in statuses
+    assert no_tracebacks(caplog) == []
+    healthz = f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
+    assert await asyncio.to_thread(http_status, server.port, healthz) == 200
+
+
+async def test_requests_the_router_cannot_place_get_a_400_with_a_reason(make_server, caplog):
+    """Issue 38: two requests in one write, a GET with a body and an absolute-form target were closed without a
+    status (websockets refuses them silently); now each gets a 400 that says why."""
+    server = await make_server()
+    rng = random.Random(SEED)
+    requests = [fuzz.unplaceable_request(rng, server.port) for _ in range(120)]
+    with ThreadPoolExecutor(8) as pool:
+        replies = await asyncio.to_thread(lambda: list(pool.map(lambda r: raw_http(server.port, r), requests)))
+    for request, reply in zip(requests, replies):
+        assert reply.startswith(b"HTTP/1.1 400 "), (request[:200], reply[:200])
+        assert len(reply.partition(b"\r\n\r\n")[2].strip()) > 10, reply  # a reason, in words
     assert no_tracebacks(caplog) == []
     healthz = f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
     assert await asyncio.to_thread(http_status, server.port, healthz) == 200

@@ -3,8 +3,10 @@
 websockets serves pages, ``/healthz``, ``/metrics`` and ``/ws``, but its HTTP parser refuses a
 request with a body, which WHIP needs (an SDP offer is POSTed).  :class:`FrontConnection` is
 the connection class websockets builds for every accepted socket: it holds the bytes back until
-the request line is in, then either hands the connection to websockets untouched or, when a
-:class:`PlainHttp` handler claims the target, switches the transport to a :class:`HttpExchange`.
+the request line is in and, when a :class:`PlainHttp` handler claims the target, switches the transport
+to a :class:`HttpExchange`; else, once the whole head is in, it hands the connection to websockets
+untouched, or answers 400 with the reason when websockets could not place the request (a body, two
+requests in one write, a target that is not a path: websockets would close without a status).
 
 :class:`HttpExchange` reads one request with h11 (head and body, each bounded in size and time),
 asks the handler for a reply, writes it and closes.  It never raises into asyncio: garbage is a
@@ -25,7 +27,7 @@ from typing import Any, Protocol
 import h11
 from websockets.asyncio.server import ServerConnection
 
-from streamtwin.service.http_rules import BASE_HEADERS
+from streamtwin.service.http_rules import BASE_HEADERS, end_of_head, unplaceable
 from streamtwin.service.whip_rules import Head, Reply, bad_request, internal_error, request_timeout, unavailable
 
 log = logging.getLogger(__name__)
@@ -92,23 +94,44 @@ class FrontConnection(ServerConnection):
             super().data_received(data)
             return
         self._first += data
-        end = self._first.find(b"\n")
-        if end < 0 and len(self._first) < MAX_REQUEST_LINE:
+        received = bytes(self._first)
+        line_end = received.find(b"\n")
+        if line_end < 0:
+            if len(received) < MAX_REQUEST_LINE:
+                return
+            self._route(received, problem=None)  # websockets answers 414
             return
+        target = received[:line_end].rstrip(b"\r").split(b" ")
+        if len(target) == 3 and self._plain.claims(target[1].decode("latin-1")):
+            self._route(received, problem=None, plain=True)  # WHIP reads its body itself
+            return
+        head_end = end_of_head(received)
+        if head_end < 0:
+            if len(received) < MAX_HEAD_BYTES:
+                return
+            self._route(received, problem=None)  # websockets answers for its own limits
+            return
+        self._route(received, problem=unplaceable(received[:head_end], trailing=len(received) > head_end))
+
+    def _route(self, received: bytes, *, problem: str | None, plain: bool = False) -> None:
+        """Hand the connection on: to WHIP's exchange (``plain``), to a 400 saying ``problem``, or to websockets."""
         self._routed = True
-        transport, first = self._pending_transport, bytes(self._first)
+        transport = self._pending_transport
         assert transport is not None and self._timer is not None
         self._timer.cancel()
         self._pending_transport, self._first = None, bytearray()
-        parts = first[: max(end, 0)].split(b" ")
-        if len(parts) == 3 and self._plain.claims(parts[1].decode("latin-1")):
+        if plain or problem is not None:
             exchange = HttpExchange(self._plain, self._timeout_s, self._client_of)
             transport.set_protocol(exchange)
             exchange.connection_made(transport)
-            exchange.data_received(first)
+            if problem is None:
+                exchange.data_received(received)
+            else:
+                log.info("refused a request the router cannot place: %s", problem)
+                exchange.refuse(bad_request(problem))
         else:
             super().connection_made(transport)
-            super().data_received(first)
+            super().data_received(received)
 
     def eof_received(self) -> bool | None:
         if self._routed:
@@ -214,6 +237,10 @@ class HttpExchange(asyncio.Protocol):
         except Exception:
             log.exception("a %s %s failed", self._head.method, self._head.path)
             reply = internal_error()
+        self._reply(reply)
+
+    def refuse(self, reply: Reply) -> None:
+        """Answer at once, whatever the request (what it still sends is read and dropped)."""
         self._reply(reply)
 
     def _timed_out(self) -> None:

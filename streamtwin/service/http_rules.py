@@ -39,3 +39,27 @@ def content_security_policy(allow_embed: list[str]) -> str:
         ancestors = "'none'"
     return "; ".join((*PAGE_POLICY, f"frame-ancestors {ancestors}"))
 
+
+
+def end_of_head(received: bytes) -> int:
+    """Where a request's head ends in what was received (after its blank line), or -1: not yet."""
+    ends = [at + len(mark) for mark in (b"\r\n\r\n", b"\n\n") if (at := received.find(mark)) >= 0]
+    return min(ends, default=-1)
+
+
+def unplaceable(head: bytes, *, trailing: bool) -> str | None:
+    """Why the port's router cannot hand a request head to the pages, ``/healthz``, ``/metrics`` or ``/ws``
+    (websockets closes such a request without a word), or None; ``trailing``: bytes came after the head."""
+    lines = head.decode("latin-1").replace("\r\n", "\n").split("\n")
+    parts = lines[0].split(" ")
+    if len(parts) != 3 or not parts[2].startswith("HTTP/"):
+        return "a malformed request line: send METHOD /path HTTP/1.1"
+    if not parts[1].startswith("/"):
+        return "the target must be a path such as /healthz, not an absolute URL or *"
+    fields = [line.partition(":") for line in lines[1:] if line]
+    lengths = [value.strip() for name, _, value in fields if name.strip().lower() == "content-length"]
+    if any(name.strip().lower() == "transfer-encoding" for name, _, _ in fields) or lengths not in ([], ["0"]):
+        return "only POST /whip takes a body"
+    if trailing:
+        return "one request per connection: send the next one on a new connection"
+    return None
