@@ -72,7 +72,7 @@ def mutate_sdp(rng: random.Random, sdp: str) -> str:
     """A real offer, damaged the ways the issue's probes damaged it (and a few more)."""
     lines = sdp.strip().split("\r\n")
     for _ in range(rng.randrange(1, 4)):
-        op = rng.randrange(9)
+        op = rng.randrange(12)
         i = rng.randrange(len(lines))
         if op == 0:
             del lines[i]
@@ -91,8 +91,16 @@ def mutate_sdp(rng: random.Random, sdp: str) -> str:
             lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
         elif op == 7:
             lines.insert(i, lines[i])
-        else:
+        elif op == 8:
             lines = lines[: rng.randrange(1, len(lines) + 1)]
+        elif op == 9:  # no ICE credentials
+            lines = [line for line in lines if not line.startswith(rng.choice(["a=ice-ufrag", "a=ice-pwd", "a=ice-"]))]
+        elif op == 10:  # nothing to send
+            direction = rng.choice(["a=recvonly", "a=inactive"])
+            lines = [direction if line in ("a=sendonly", "a=sendrecv") else line for line in lines]
+        else:  # sections turned off
+            lines = [" ".join([*line.split(" ")[:1], "0", *line.split(" ")[2:]]) if line.startswith("m=") else line
+                     for line in lines]
     return "\r\n".join(lines) + "\r\n"
 
 

@@ -39,6 +39,7 @@ PURE = {
     "streamtwin.service.http_rules",
     "streamtwin.service.liveness",
     "streamtwin.service.outbox",
+    "streamtwin.service.sdp_rules",
     "streamtwin.service.proxies",
     "streamtwin.service.whip_rules",
     "streamtwin.speakers.clusters",

@@ -16,7 +16,10 @@ from streamtwin.service.protocol import (
     valid_session_id,
 )
 
-GOOD_SDP = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=fingerprint:sha-256 AB:CD\r\n"
+GOOD_SDP = (
+    "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=fingerprint:sha-256 AB:CD\r\n"
+    "a=ice-ufrag:u\r\na=ice-pwd:p\r\n"
+)
 
 
 def refused(call, *args) -> Refusal:

@@ -19,6 +19,7 @@ import pytest
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 from aiortc.contrib.media import MediaPlayer
 
+from streamtwin.service.sdp_rules import offer_problem
 from streamtwin.service.server import Server
 from tests.live import hello, open_ws, recv_until
 
@@ -263,11 +264,18 @@ async def test_every_damaged_whip_offer_gets_201_or_400_and_leaks_nothing(make_s
     sdp = await fuzz.real_offer()
     rng = random.Random(12)
     statuses: dict[int, int] = {}
+    opened: list[str] = []  # an offer that can never bring media opens no session (issue 38)
+    open_session = server.registry.open
+    server.registry.open = lambda *args: opened.append(args[0]) or open_session(*args)  # type: ignore[method-assign]
     async with client(server) as http:
         for _ in range(48):
-            reply = await http.post("/whip", content=fuzz.mutate_sdp(rng, sdp).encode(errors="replace"), headers=SDP)
+            offer = fuzz.mutate_sdp(rng, sdp)
+            before = len(opened)
+            reply = await http.post("/whip", content=offer.encode(errors="replace"), headers=SDP)
             statuses[reply.status_code] = statuses.get(reply.status_code, 0) + 1
             assert reply.status_code in (201, 400), (reply.status_code, reply.text)
+            if offer_problem(offer) is not None:
+                assert (reply.status_code, len(opened)) == (400, before), offer
             if reply.status_code == 201:
                 assert (await http.delete(reply.headers["location"])).status_code == 200
     assert statuses.get(400, 0) > 10, statuses

@@ -137,7 +137,9 @@ def test_created_carries_answer_location_and_links():
 
 
 def test_check_offer_refuses_what_is_plainly_not_sdp():
-    assert check_offer(b"v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\n") == "v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\n"
+    offer = "v=0\r\na=fingerprint:sha-256 AB\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=ice-ufrag:u\r\na=ice-pwd:p\r\n"
+    assert check_offer(offer.encode()) == offer
+    assert check_offer(b"v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\n").status == 400  # no media at all
     assert check_offer(b"\xff\xfe garbage").status == 400
     assert check_offer(b"hello").status == 400
     assert check_offer(b"").status == 400

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from streamtwin.service.sdp_rules import offer_problem
+
 CLIENT_TYPES = ("hello", "offer", "end")
 ROLES = ("publisher", "viewer")
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # matched whole (fullmatch): "$" would let "id\n" through
@@ -20,7 +22,6 @@ MAX_TEXT_FIELD = 256  # tokens and session ids
 MAX_SOURCE_LABEL = 200
 MAX_SEQ = 2**63 - 1  # a Redis stream id's part
 MAX_SDP_BYTES = 64 * 1024  # a browser offer with every candidate is 3-15 kB
-SDP_REQUIRED = ("v=0", "a=fingerprint:", "m=")
 
 # Close codes (RFC 6455): a refusal says why in the error message sent just before.
 CLOSE_NORMAL = 1000  # the session ended
@@ -150,15 +151,15 @@ def valid_session_id(value: Any) -> bool:
 
 
 def offer_sdp(message: dict[str, Any]) -> str:
-    """The SDP of an offer message, checked for size and the lines any answerable offer has."""
+    """The SDP of an offer message, checked for size and for what any offer that can bring media has."""
     sdp = message.get("sdp")
     if not isinstance(sdp, str) or not sdp.strip():
         raise Refusal("bad_message", 'an offer carries the SDP as a string: {"type": "offer", "sdp": "v=0..."}')
     if len(sdp) > MAX_SDP_BYTES:
         raise Refusal("bad_sdp", f"the offer is larger than {MAX_SDP_BYTES} characters")
-    missing = [line for line in SDP_REQUIRED if line not in sdp]
-    if missing:
-        raise Refusal("bad_sdp", f"the offer lacks {', '.join(repr(m) for m in missing)} (a DTLS fingerprint and media)")
+    problem = offer_problem(sdp)
+    if problem is not None:
+        raise Refusal("bad_sdp", problem)
     return sdp
 
 

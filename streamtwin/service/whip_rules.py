@@ -24,6 +24,7 @@ from http import HTTPStatus
 from typing import Any
 
 from streamtwin.service.access import host_allowed, origin_allowed, tokens_match
+from streamtwin.service.sdp_rules import offer_problem
 
 ENDPOINT = "/whip"
 SDP = "application/sdp"
@@ -149,14 +150,14 @@ def decide(head: Head, rules: Rules, *, locked_out: bool = False) -> Reply | Cre
 
 
 def check_offer(body: bytes) -> str | Reply:
-    """The offer as text, or a 400 for what is plainly not SDP (aiortc judges the rest)."""
+    """The offer as text, or a 400 for what is not SDP or can never bring media (aiortc judges the rest), before
+    a session is opened for it."""
     try:
         offer = body.decode("utf-8")
     except UnicodeDecodeError:
         return bad_offer("the offer is not UTF-8 text")
-    if not offer.lstrip().startswith("v=0"):
-        return bad_offer("the offer is not an SDP session description (it must start with v=0)")
-    return offer
+    problem = offer_problem(offer)
+    return offer if problem is None else bad_offer(problem)
 
 
 def offer_too_large(rules: Rules) -> Reply:
