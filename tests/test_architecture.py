@@ -32,6 +32,7 @@ PURE = {
     "streamtwin.media.mediatime",
     "streamtwin.media.redact",
     "streamtwin.outputs.cues",
+    "streamtwin.rooms.lookalikes",
     "streamtwin.rooms.roster",
     "streamtwin.service.access",
     "streamtwin.service.admission",

@@ -22,6 +22,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from streamtwin.rooms.lookalikes import read_alike, skeleton
+
 MAX_NAME_CHARS = 40
 COLOUR_SLOTS = 8
 DEFAULT_MAX_HOLD_S = 4.0
@@ -46,7 +48,8 @@ def clean_name(raw: Any) -> str:
         raise RosterError("bad_name", "a room participant needs a name (options.name)")
     if len(name) > MAX_NAME_CHARS:
         raise RosterError("bad_name", f"a name has at most {MAX_NAME_CHARS} characters")
-    if name.startswith("S") and name[1:].isdigit():  # "S2" is how a voice label reads: never a person
+    label = skeleton(name)
+    if label.startswith("S") and label[1:].isdigit():  # "S2" is how a voice label reads: never a person
         raise RosterError("bad_name", f"{name!r} reads as a voice label; choose another name")
     return name
 
@@ -66,7 +69,7 @@ class Roster:
 
     def join(self, raw_name: Any, at: float) -> Member:
         name = clean_name(raw_name)
-        if name.casefold() in (n.casefold() for n in self.members):
+        if any(read_alike(name, member) for member in self.members):  # "Tom" in Cyrillic or full-width is Tom
             raise RosterError("name_taken", f"someone called {name!r} is already in this room; choose another name")
         if len(self.members) >= self.max_participants:
             raise RosterError("room_full", f"the room holds its maximum of {self.max_participants} participants")
