@@ -127,6 +127,7 @@ class Config:
     record: str = ""  # run: also write every event to this JSONL file (streamtwin replay reads it)
     replay: str = ""  # serve: also serve this recording (JSONL or redis://.../SESSION) as a live session
     replay_speed: float = 1.0  # replay, serve --replay: 2 is twice as fast as recorded, 0 all at once
+    replay_max_gap_s: float = 10.0  # replay, serve --replay: a longer pause between two events is cut to this
     log_level: str = "WARNING"
 
     @classmethod

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 SCHEMA_VERSION = 1
+MAX_DEPTH = 32  # JSON nesting of an event: a twin patch's value is the deepest, at about 6
 
 ENVELOPE_FIELDS = ("v", "type", "session", "seq", "wall", "media_time")
 
@@ -82,11 +83,30 @@ def from_dict(data: dict[str, Any]) -> Event:
 
 
 def from_json(line: str) -> Event:
+    """Parse one event from its JSON text; raises :class:`EventSchemaError`, also for nesting past
+    ``MAX_DEPTH`` (a recording or a log entry is read from outside: a line nested 5,000 deep must not end
+    a replay with a ``RecursionError``)."""
     try:
         data = json.loads(line)
+        too_deep = _deeper_than(data, MAX_DEPTH)
     except json.JSONDecodeError as exc:
         raise EventSchemaError(f"not JSON: {exc}") from None
+    except RecursionError:
+        too_deep = True
+    if too_deep:
+        raise EventSchemaError(f"JSON nested deeper than {MAX_DEPTH} levels")
     return from_dict(data)
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
 
 
 # --- session lifecycle -------------------------------------------------------

@@ -84,10 +84,10 @@ async def test_replay_from_redis_equals_the_recording(recording: tuple[Path, str
 
 
 def test_pacing_follows_the_recorded_wall_clock() -> None:
-    assert due_in(105.0, 100.0, 1.0, 0.0) == 5.0
-    assert due_in(105.0, 100.0, 2.0, 1.0) == 1.5  # twice as fast, 1 s already gone
-    assert due_in(105.0, 100.0, 1.0, 9.0) == 0.0  # late: at once
-    assert due_in(105.0, 100.0, 0.0, 0.0) == 0.0  # --speed 0: everything at once
+    assert due_in(5.0, 1.0, 0.0) == 5.0
+    assert due_in(5.0, 2.0, 1.0) == 1.5  # twice as fast, 1 s already gone
+    assert due_in(5.0, 1.0, 9.0) == 0.0  # late: at once
+    assert due_in(5.0, 0.0, 0.0) == 0.0  # --speed 0: everything at once
 
 
 def test_bad_sources_are_one_line_and_exit_1(tmp_path: Path, redis_server: RedisServer) -> None:

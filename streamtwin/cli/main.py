@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_speech_flags(run)
     _add_llm_flags(run)
 
-    from streamtwin.cli.replay import add_replay_parser, parse_speed
+    from streamtwin.cli.replay import add_replay_parser, non_negative_number
 
     add_replay_parser(commands)
 
@@ -147,8 +147,12 @@ def build_parser() -> argparse.ArgumentParser:
         "live session, at its recorded pace: its viewer link is printed at start",
     )
     serve.add_argument(
-        "--replay-speed", dest="replay_speed", type=parse_speed, default=None, metavar="N",
+        "--replay-speed", dest="replay_speed", type=non_negative_number, default=None, metavar="N",
         help="with --replay: N times the recorded pace (default 1; 0: all at once)",
+    )
+    serve.add_argument(
+        "--replay-max-gap-s", dest="replay_max_gap_s", type=non_negative_number, default=None, metavar="S",
+        help="with --replay: wait at most S seconds between two events, whatever the recording says (default 10)",
     )
     _add_speech_flags(serve)
     _add_llm_flags(serve)

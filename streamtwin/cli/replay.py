@@ -44,8 +44,12 @@ def add_replay_parser(commands: argparse._SubParsersAction) -> None:
         help="a JSONL event log (streamtwin run --record FILE.jsonl), or redis://HOST:PORT/DB/SESSION",
     )
     replay.add_argument(
-        "--speed", dest="replay_speed", type=parse_speed, default=None, metavar="N",
+        "--speed", dest="replay_speed", type=non_negative_number, default=None, metavar="N",
         help="N times the recorded pace (default 1: as it happened; 0: everything at once)",
+    )
+    replay.add_argument(
+        "--max-gap-s", dest="replay_max_gap_s", type=non_negative_number, default=None, metavar="S",
+        help="wait at most S seconds between two events, whatever the recording says (default 10)",
     )
     replay.add_argument(
         "--format", choices=["auto", *OUTPUT_FORMATS], default=None,
@@ -53,10 +57,14 @@ def add_replay_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def parse_speed(value: str) -> float:
-    speed = float(value)
-    if not speed >= 0:
-        raise argparse.ArgumentTypeError(f"--speed must be 0 or more, not {value}")
+def non_negative_number(value: str) -> float:
+    """A pace or a time: a number, 0 or more (and finite)."""
+    try:
+        speed = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value}") from None
+    if not 0 <= speed < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
     return speed
 
 

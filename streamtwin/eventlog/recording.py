@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -32,21 +33,33 @@ class ReplayError(Exception):
     """A recording that cannot be replayed: one line for the user."""
 
 
-def due_in(wall: float, first_wall: float, speed: float, elapsed: float) -> float:
-    """Seconds to wait before re-emitting an event recorded at ``wall``, ``elapsed`` seconds into the replay."""
+def due_in(offset: float, speed: float, elapsed: float) -> float:
+    """Seconds to wait before re-emitting an event recorded ``offset`` seconds into the recording, ``elapsed``
+    seconds into the replay."""
     if speed <= 0:
         return 0.0
-    return max(0.0, (wall - first_wall) / speed - elapsed)
+    return max(0.0, offset / speed - elapsed)
+
+
+def recorded_gap(previous: object, wall: object, max_gap_s: float) -> float:
+    """The recorded time between two events' ``wall``s, at most ``max_gap_s``: a recording is read from outside,
+    and a clock that jumps (by 1e300 s, or to NaN, or back) must not hold the replay for ever."""
+    if not all(isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) for t in (previous, wall)):
+        return 0.0
+    return min(max(0.0, wall - previous), max_gap_s)  # type: ignore[operator]
 
 
 async def replay(config: Config, source: str, output: Subscriber) -> int:
-    """Re-emit ``source`` to ``output`` at ``config.replay_speed``; returns how many events."""
+    """Re-emit ``source`` to ``output`` at ``config.replay_speed``, no gap longer than ``config.replay_max_gap_s``;
+    returns how many events."""
     start = time.monotonic()
-    first_wall: float | None = None
+    previous: object = None
+    offset = 0.0
     count = 0
     async for event in recorded_events(config, source):
-        first_wall = event.wall if first_wall is None else first_wall
-        delay = due_in(event.wall, first_wall, config.replay_speed, time.monotonic() - start)
+        offset += recorded_gap(previous, event.wall, config.replay_max_gap_s)
+        previous = event.wall
+        delay = due_in(offset, config.replay_speed, time.monotonic() - start)
         if delay:
             await asyncio.sleep(delay)
         output(event)
