@@ -16,7 +16,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable
 from typing import Callable, TypeVar
 
-from streamtwin.events import encode, from_json
+from streamtwin.events import EventSchemaError, encode, from_json
 from streamtwin.eventlog.logwrites import Backoff
 from streamtwin.eventlog.snapshot import SnapshotFold
 from streamtwin.eventlog.store import LIVE, EventStore, LogEntry, StoreUnavailable
@@ -97,6 +97,11 @@ async def log_snapshot(store: EventStore, session: str) -> tuple[list[bytes], in
     cursor = 0
     while entries := await store.read_after(session, cursor):
         for entry in entries:
-            fold.add(from_json(entry.data.decode()), entry.data)
+            try:
+                event = from_json(entry.data.decode())
+            except (EventSchemaError, UnicodeDecodeError) as exc:  # not an event this service wrote
+                log.warning("session %s: seq %d left out of a snapshot: %s", session, entry.seq, exc)
+                continue
+            fold.add(event, entry.data)
         cursor = entries[-1].seq
     return fold.snapshot(lambda twin: encode(twin.to_dict())), max(fold.seq, cursor)

@@ -70,6 +70,10 @@ class WriteQueue:
         self._failures = 0
         self.retry_at = 0.0
         self.lost_total = 0  # events dropped here, ever
+        # Sessions whose viewers are to hear of a new loss (session, first seq lost), each once until its loss
+        # report is stored: telling them is an event too, which a full queue would drop, and so on.
+        self.news: list[tuple[str, int]] = []
+        self._told: set[str] = set()
 
     @property
     def degraded(self) -> bool:
@@ -123,7 +127,9 @@ class WriteQueue:
     def written(self) -> bool:
         """The oldest write in flight is in the store.  True when that ends an outage."""
         if self._current:
-            self._current.popleft()
+            write = self._current.popleft()
+            if write.report:  # the loss is in the log: a later one is news again
+                self._told.discard(write.session)
         return self._answered()
 
     def refused(self) -> bool:
@@ -133,6 +139,15 @@ class WriteQueue:
         if write is not None and not write.report:
             self._add_loss(write.session, write.seq, write.seq, count=1)
         return self._answered()
+
+    def retry_now(self) -> None:
+        """The store answers again (a probe got through): no need to wait out the backoff."""
+        self.retry_at = 0.0
+
+    def take_news(self) -> list[tuple[str, int]]:
+        """The sessions that lost events since the last call, each with the first seq lost (see ``news``)."""
+        news, self.news = self.news, []
+        return news
 
     def failed(self, now: float) -> bool:
         """The store is unreachable.  True the first time in an outage: report ``store_unavailable`` now."""
@@ -162,6 +177,9 @@ class WriteQueue:
 
     def _add_loss(self, session: str, first: int, last: int, *, count: int) -> None:
         self.lost_total += count
+        if session not in self._told:
+            self._told.add(session)
+            self.news.append((session, first))
         loss = self._losses.get(session)
         if loss is None:
             self._losses[session] = _Loss(first, last)

@@ -18,6 +18,7 @@ import logging
 import time
 from typing import Callable
 
+from streamtwin.eventlog.stopping import stop
 from streamtwin.eventlog.store import EventStore, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -57,16 +58,9 @@ class NodeKeeper:
         self._task = asyncio.ensure_future(self._run())
 
     async def close(self) -> None:
-        """Stop beating.  The flag too, not only the cancel: a cancel that lands as a Redis call times out
-        comes back as a timeout (Python 3.11's ``asyncio.timeout``), which the loop rides out as an
-        outage: CI hung here for 20 minutes, the keeper beating on."""
+        """Stop beating (the flag, then the cancel: see :func:`~streamtwin.eventlog.stopping.stop`)."""
         self._closing = True
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        await stop(self._task)
 
     async def beat(self) -> list[str]:
         """One heartbeat: this node is alive, its sessions are in the directory, its viewer counts are

@@ -16,6 +16,7 @@ import time
 from typing import Any, Callable
 
 from streamtwin.config import Config
+from streamtwin.eventlog.health import StoreHealth
 from streamtwin.eventlog.store import EventStore, SessionRecord, StoreUnavailable
 from streamtwin.eventlog.node import NodeKeeper
 from streamtwin.eventlog.open import open_store
@@ -36,18 +37,25 @@ class NodeLog:
         on_unavailable: Callable[[str], None] = lambda reason: None,
         on_recovered: Callable[[], None] = lambda: None,
         on_reaped: Callable[[list[str]], None] = lambda sessions: None,
+        on_lost: Callable[[str, int], None] = lambda session, first: None,
         viewer_counts: Callable[[], dict[str, int]] = dict,
         clock: Callable[[], float] = time.time,
     ):
         """``on_unavailable``: emit ``store_unavailable`` to this node's sessions (once per outage);
-        ``on_reaped``: sessions of a dead node were ended (their viewers here learn it from the log)."""
+        ``on_reaped``: sessions of a dead node were ended (their viewers here learn it from the log);
+        ``on_lost(session, first)``: a session's events from seq ``first`` on will not all be in the log."""
         self.store = store
         self.node = node
         self._clock = clock
         self._sessions: dict[str, float] = {}  # live here: id -> started
         self._viewer_keys: dict[str, str] = {}  # live here: id -> digest of its viewer token
         self._sealing: set[asyncio.Task[None]] = set()  # ended here, to be sealed in the store
-        self.writer = LogWriter(store, on_unavailable=on_unavailable, on_recovered=on_recovered, clock=clock)
+        self.writer = LogWriter(
+            store, on_unavailable=on_unavailable, on_recovered=lambda: self._writes_again(on_recovered),
+            on_lost=on_lost, clock=clock,
+        )
+        self.health = StoreHealth(store, node, on_recovered=self.writer.retry_now)
+        self.health.start()
         self.keeper = NodeKeeper(
             store, node, lambda: dict(self._sessions), on_reaped=on_reaped,
             viewer_key=lambda session: self._viewer_keys.get(session, ""), viewer_counts=viewer_counts, clock=clock,
@@ -60,10 +68,15 @@ class NodeLog:
         :class:`~streamtwin.eventlog.open.StoreError` with one line for a bad URL or an unreachable Redis."""
         return cls(await open_store(config), node or secrets.token_hex(6), **callbacks)
 
+    def _writes_again(self, on_recovered: Callable[[], None]) -> None:
+        """The writer's appends go in again: so does a probe (no need to wait for the next one to say so)."""
+        self.health.healthy = True
+        on_recovered()
+
     @property
     def degraded(self) -> bool:
-        """The store is unreachable: events wait in the writer's bounded queue."""
-        return self.writer.degraded
+        """The store does not take writes (its probe fails), or events wait for it in the writer's queue."""
+        return not self.health.healthy or self.writer.degraded
 
     async def session_started(self, session: str, viewer_key: str = "") -> None:
         """``viewer_key``: :func:`~streamtwin.service.access.token_digest` of its viewer token (never the token)."""
@@ -127,5 +140,6 @@ class NodeLog:
         for task in list(self._sealing):
             task.cancel()
         await self.keeper.close()
+        await self.health.close()
         await self.writer.close()
         await self.store.close()

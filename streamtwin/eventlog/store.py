@@ -102,6 +102,10 @@ class EventStore(abc.ABC):
                 out.append(exc)
         return out
 
+    async def probe(self, node: str) -> None:
+        """Raise :class:`StoreUnavailable` unless the store takes a write now (``node``: whose probe it is).
+        A store inside the process always does."""
+
     @abc.abstractmethod
     async def read_after(self, session: str, after: int, limit: int = 1000) -> list[LogEntry]:
         """The entries with a seq above ``after`` that the log still holds, oldest first, at most ``limit``."""

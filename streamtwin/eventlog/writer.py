@@ -15,6 +15,7 @@ import time
 from typing import Callable
 
 from streamtwin.eventlog.logwrites import Write, WriteQueue
+from streamtwin.eventlog.stopping import stop
 from streamtwin.eventlog.store import Append, EventStore, LostEntries, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -30,15 +31,21 @@ class LogWriter:
         *,
         on_unavailable: Callable[[str], None] = lambda reason: None,
         on_recovered: Callable[[], None] = lambda: None,
+        on_lost: Callable[[str, int], None] = lambda session, first: None,
         clock: Callable[[], float] = time.time,
     ):
+        """``on_lost(session, first)``: events of ``session`` from seq ``first`` on will not be in the log (once
+        until that loss is reported in the log; called on a later turn of the loop, never inside ``submit``,
+        since telling the session's viewers is an event of that session)."""
         self.store = store
         self.queue = queue or WriteQueue()
         self._on_unavailable = on_unavailable
         self._on_recovered = on_recovered
+        self._on_lost = on_lost
         self._clock = clock
         self._written: dict[str, int] = {}  # per session: the seq this writer appended last
         self._wake = asyncio.Event()
+        self._retry = asyncio.Event()  # set to cut a backoff short
         self._idle = asyncio.Event()
         self._progress = asyncio.Event()  # set (and replaced) whenever writes went in
         self._closing = False
@@ -51,8 +58,18 @@ class LogWriter:
     def submit(self, session: str, seq: int, data: bytes) -> None:
         """Queue one event of ``session`` (seqs of a session in increasing order)."""
         self.queue.push(session, seq, data)
+        self._tell_losses()
         self._idle.clear()
         self._wake.set()
+
+    def retry_now(self) -> None:
+        """The store answers again: try what waits now, not after the backoff."""
+        self.queue.retry_now()
+        self._retry.set()
+
+    def _tell_losses(self) -> None:
+        for session, first in self.queue.take_news():
+            asyncio.get_running_loop().call_soon(self._on_lost, session, first)
 
     def forget(self, session: str) -> None:
         """The session ended here: stop tracking what was written for it."""
@@ -77,15 +94,10 @@ class LogWriter:
         return True
 
     async def close(self) -> None:
-        """Stop.  The flag too, not only the cancel: a cancel that lands as a Redis call times out comes
-        back as a timeout, which the loop would ride out as an outage (see ``NodeKeeper.close``)."""
+        """Stop (the flag, then the cancel: see :func:`~streamtwin.eventlog.stopping.stop`)."""
         self._closing = True
         self._wake.set()
-        self._task.cancel()
-        try:
-            await self._task
-        except asyncio.CancelledError:
-            pass
+        await stop(self._task)
 
     async def _run(self) -> None:
         while not self._closing:
@@ -96,8 +108,12 @@ class LogWriter:
                     self._idle.set()
                     self._wake.clear()
                     await self._wake.wait()
-                else:  # backing off
-                    await asyncio.sleep(max(0.0, self.queue.retry_at - now))
+                else:  # backing off, unless the store is seen back (retry_now)
+                    self._retry.clear()
+                    try:
+                        await asyncio.wait_for(self._retry.wait(), max(0.0, self.queue.retry_at - now))
+                    except TimeoutError:
+                        pass
                 continue
             try:
                 results = await self.store.append_many(self._appends(writes))
@@ -109,6 +125,7 @@ class LogWriter:
                     self._on_unavailable(str(exc))
                 continue
             self._settle(writes, results)
+            self._tell_losses()
 
     def _appends(self, writes: list[Write]) -> list[Append]:
         """Each write with the seq the log must end at before it (None for a loss report)."""

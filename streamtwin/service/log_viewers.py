@@ -36,6 +36,8 @@ def prepare(data: bytes) -> bytes | SharedFrame:
     body = json.loads(data)
     if body.get("type") != "assistant.delta":
         return data
+    if not (isinstance(body.get("text"), str) and isinstance(body.get("generation"), int)):
+        return data  # a delta someone else wrote, without its text or generation: as it is, merged with nothing
     return SharedFrame(body["generation"], body["text"], body, data)
 
 

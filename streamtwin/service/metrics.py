@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
@@ -38,10 +38,12 @@ class _ReadAtScrape(Collector):
         sessions: Callable[[], float],
         clients: Callable[[], dict[LabelValues, float]],
         queue_depth: Callable[[], float],
+        events_lost: Callable[[], float],
     ) -> None:
         self._sessions = sessions
         self._clients = clients
         self._queue_depth = queue_depth
+        self._events_lost = events_lost
 
     def describe(self) -> Iterator[Metric]:
         """The families without values: the registry asks before the server can answer (it is being built)."""
@@ -56,21 +58,29 @@ class _ReadAtScrape(Collector):
             "streamtwin_clients", "Websocket clients joined to a session now.", labels=("role",)
         )
         queue = GaugeMetricFamily("streamtwin_asr_queue_depth", "Speech streams waiting for a decode.")
+        lost = CounterMetricFamily(
+            "streamtwin_events_lost",
+            "Events this node could not store in the event log (refused by the store, or dropped from a full "
+            "buffer while it was unavailable): viewers who join or resume later miss them.",
+        )
         if read:
             sessions.add_metric((), self._sessions())
             for labels, value in sorted(self._clients().items()):
                 clients.add_metric(labels, value)
             queue.add_metric((), self._queue_depth())
-        yield from (sessions, clients, queue)
+            lost.add_metric((), self._events_lost())
+        yield from (sessions, clients, queue, lost)
 
 
 class ServiceMetrics:
-    """The live service's metrics; ``sessions`` and ``clients`` are read from the server when scraped."""
+    """The live service's metrics; ``sessions``, ``clients`` and ``events_lost`` are read from the server when
+    scraped."""
 
     def __init__(
         self,
         sessions: Callable[[], float],
         clients: Callable[[], dict[LabelValues, float]],
+        events_lost: Callable[[], float] = lambda: 0.0,
     ) -> None:
         # The speech engine is process-wide; its histograms join every server's registry (imported
         # here, not at the top: importing the engine loads the speech stack).
@@ -79,7 +89,7 @@ class ServiceMetrics:
         self.registry = registry = CollectorRegistry(auto_describe=True)
         ProcessCollector(registry=registry)
         PlatformCollector(registry=registry)
-        registry.register(_ReadAtScrape(sessions, clients, ENGINE_METRICS.queue_depth))
+        registry.register(_ReadAtScrape(sessions, clients, ENGINE_METRICS.queue_depth, events_lost))
         registry.register(ENGINE_METRICS.decode_seconds)
         registry.register(ENGINE_METRICS.batch_size)
         self.sessions_total = Counter("streamtwin_sessions_started", "Sessions started.", registry=registry)

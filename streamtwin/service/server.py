@@ -97,7 +97,10 @@ class Server:
         self.log: NodeLog | None = None  # this node's event log, from start() on
         self.log_viewers = LogViewers()  # viewers fed from the log (resumed, or of another node's session)
         self.admission = Admission(limits(config), speech_load=ENGINE_METRICS.recent_load)
-        self.metrics = ServiceMetrics(lambda: len(self.sessions), self._client_counts)
+        self.metrics = ServiceMetrics(
+            lambda: len(self.sessions), self._client_counts,
+            events_lost=lambda: self.log.writer.queue.lost_total if self.log is not None else 0,
+        )
         problem = check_bind(config.host, config.token)
         if problem:  # before anything is opened or bound
             raise ConfigError(problem)
@@ -148,7 +151,7 @@ class Server:
         assert self._store is not None
         self.log = NodeLog(
             self._store, secrets.token_hex(6), on_unavailable=self._store_unavailable, on_reaped=self._reaped,
-            viewer_counts=self._viewer_counts,
+            on_lost=self._events_lost, viewer_counts=self._viewer_counts,
         )
         self.registry.event_log = self.log
         self.log_viewers.open(self.log)
@@ -217,6 +220,16 @@ class Server:
             live.session.error(
                 "store_unavailable",
                 "the event log is unreachable; this session goes on, its events are kept and stored when it is back",
+            )
+
+    def _events_lost(self, session: str, first: int) -> None:
+        """Once per loss (until it is reported in the log): the session's viewers are told at once."""
+        live = self.sessions.get(session)
+        if live is not None and not live.finishing:
+            live.session.notice(
+                "events_lost",
+                f"the event log could not keep this session's events from seq {first} on (the event store refused "
+                "or could not take them): viewers who join or resume later miss them; this connection missed nothing",
             )
 
     def _reaped(self, sessions: list[str]) -> None:
