@@ -1,10 +1,15 @@
-"""The plain HTTP side's rules: the headers every page and file carries.  Pure, no I/O.
+"""The plain HTTP side's rules: the headers every page and file carries, and the requests the port's router
+cannot place.  Pure, no I/O.
 
 The page loads its own ES modules and stylesheet only, never inline script or style, so a strict
 Content-Security-Policy costs it nothing and takes an injected script's power away.  Viewer and join
 links carry their tokens in the query string: ``Referrer-Policy: no-referrer`` keeps them from leaving
 with a click.  ``frame-ancestors 'none'`` (no framing, against clickjacking) unless ``--allow-embed``
 names the pages that may frame it.
+
+websockets reads the pages', ``/healthz``'s, ``/metrics``' and ``/ws``' requests, one per connection and
+without a body; what it cannot read (a body, a second request in the same write, a target that is not a
+path) it closes without a status.  :func:`unplaceable` says why before it gets there, for a 400.
 """
 
 from __future__ import annotations
