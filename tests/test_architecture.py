@@ -53,6 +53,7 @@ PURE = {
     "streamtwin.twin.merge",
     "streamtwin.twin.mirror",
     "streamtwin.twin.model",
+    "streamtwin.twin.phrasings",
     "streamtwin.twin.revisable",
     "streamtwin.twin.verifier",
     "streamtwin.vision.frames",
