@@ -724,11 +724,12 @@ async def test_a_voice_that_answers_when_someone_is_given_the_floor_speaks_under
 
 
 async def test_a_name_the_rules_gave_a_voice_is_not_evidence_of_a_person():
-    # Measured (offtopic, Whisper base): "Greg, please fix ..." heard as "Reng, please fix ..."; the voice that
-    # said yes was written "Reng:" and so heard as a name, and "Reng" was shown as an owner.
+    # Measured (offtopic, Whisper base): "Greg, please fix ..." heard as "Reng please fix ..."; the voice that
+    # said yes was written "Reng:" and so heard as a name, and "Reng" was shown as an owner.  Said to someone
+    # ("Reng, please ...") it would be a name; the rules' guess at a voice's name is not.
     backend = ScriptedBackend(route(lambda r, i: Reply("-")))
     h = await harness(backend, Config(llm_debounce_s=0.0), twin_updates=False)
-    for text, speaker in [("Reng, please fix the payment bug by tomorrow.", "S1"),
+    for text, speaker in [("Reng please fix the payment bug by tomorrow.", "S1"),
                           ("Sure, I will fix the payment bug by tomorrow morning.", "S2")]:
         h.final(text, speaker)
     assert await h.assistant.drain(5.0)

@@ -267,7 +267,9 @@ def test_requests_said_many_ways_name_their_owner():
 
 
 def test_a_volunteer_for_what_was_asked_of_anyone_owns_it_and_the_asker_does_not():
-    assert owners_of(("Ana", "Can someone call the plumber?"), ("Ben", "I'll do it.")) == [("Ben", "call the plumber", "")]
+    assert owners_of(("Ana", "Can someone call the plumber?"), ("Ben", "I'll do it.")) == [
+        ("Ben", "call the plumber", "")
+    ]
     assert owners_of(("Ana", "Can anyone check the fire alarm?"), ("Ana", "I can do that.")) == []
 
 

@@ -317,27 +317,29 @@ def test_an_owner_nobody_named_becomes_unassigned_and_is_reported():
     assert "owner John of: send the cost report" in verdict.scores[0].ungrounded
 
 
-def test_a_word_that_starts_a_sentence_is_an_owner_only_when_it_is_heard_as_a_name():
-    # Whisper capitalises a sentence's first word: a misheard "Greg," came out "Ring," (the benchmark's
-    # one invented owner).  A common given name, or a word heard capitalised inside a sentence, is a name.
+def test_a_name_is_what_the_conversation_uses_as_one_not_a_census_list():
+    # Whisper capitalises a sentence's first word, so a capital there proves nothing ("Ring the supplier");
+    # a word said to someone, given as a name or heard capitalised mid-sentence is a name, whatever its
+    # spelling (Ravi, José, Xin are in no census list of the 1990s).
     transcript = (
-        "[1.0s] Okay, back to work. Ring, please fix the payment bug by tomorrow.\n"
-        "[4.0s] Victor, can you update the user guide?\n"
-        "[7.0s] Priya, could you pair with him? Thanks, Priya."
+        "[1.0s] Ring the supplier first. Ravi, please fix the payment bug by tomorrow.\n"
+        "[4.0s] Can you update the user guide, José?\n"
+        "[7.0s] Xin will pair with him. Mark the date."
     )
     candidate = state(
-        people=[{"name": "Ring"}, {"name": "Victor"}, {"name": "Priya"}],
+        people=[{"name": "Ring"}, {"name": "Ravi"}, {"name": "José"}, {"name": "Xin"}, {"name": "Mark"}],
         action_items=[
-            {"text": "fix the payment bug", "owner": "Ring", "due": "tomorrow"},
-            {"text": "update the user guide", "owner": "Victor", "due": ""},
-            {"text": "pair with him", "owner": "Priya", "due": ""},
+            {"text": "call the supplier", "owner": "Ring", "due": ""},
+            {"text": "fix the payment bug", "owner": "Ravi", "due": "tomorrow"},
+            {"text": "update the user guide", "owner": "José", "due": ""},
+            {"text": "pair with him", "owner": "Xin", "due": ""},
         ],
     )
     verdict = Verifier().pick([candidate], TwinModel(), transcript)
-    assert [p["name"] for p in verdict.state["people"]] == ["Victor", "Priya"]
-    assert [a["owner"] for a in verdict.state["action_items"]] == ["unassigned", "Victor", "Priya"]
-    heard = HeardIndex.of("Priya, could you pair with him?")
-    assert not heard.mentions("Priya")  # once, and only where every sentence is capitalised
+    assert [p["name"] for p in verdict.state["people"]] == ["Ravi", "José", "Xin"]
+    assert [a["owner"] for a in verdict.state["action_items"]] == ["unassigned", "Ravi", "José", "Xin"]
+    assert not HeardIndex.of("Priya could you pair with him?").mentions("Priya")  # no comma: not said to her
+    assert HeardIndex.of("Priya, could you pair with him?").mentions("Priya")
 
 
 def test_a_claim_stays_grounded_after_its_evidence_left_the_window():

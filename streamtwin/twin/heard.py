@@ -12,7 +12,8 @@ Plain class: no I/O, no clock.
 from __future__ import annotations
 
 import re
-from importlib import resources
+
+from streamtwin.twin import phrasings as say
 
 _STOPWORDS = frozenset(
     """the and for are but not you all any can had her was one our out has him his how its may new now old see
@@ -29,14 +30,15 @@ UNASSIGNED = "unassigned"
 _NOBODY = frozenset(
     "unassigned none nobody unknown n/a na tbd everyone all team we us i me you they someone somebody".split()
 )
-# Speech recognition capitalises every sentence's first word, so "Ring, please fix the bug" (a misheard
-# "Greg,") looks like a name.  A name is believed when it is a common given name (or a title and a
-# name), or when it was heard capitalised inside a sentence ("thanks, Priya", "my name is Priya").
-_GIVEN_NAMES = frozenset(
-    line for line in resources.files(__package__).joinpath("given_names.txt").read_text().split() if line[0] != "#"
-)
+# Speech recognition capitalises every sentence's first word, so a capital there proves nothing ("Ring, please
+# fix the bug" for a misheard "Greg,").  A word is a name when the conversation uses it as one: heard
+# capitalised inside a sentence ("thanks, Priya"), said to someone ("Ravi, can you ..."), given as a name
+# ("my name is Xin"), a speaker's or participant's name, or after a title ("Professor Hill").
 _TITLES = frozenset("professor prof doctor dr mr mrs ms miss sir madam".split())
-_INSIDE_A_SENTENCE = re.compile(r"(?<=[A-Za-z0-9,;] )[A-Z][a-z]+")
+_INSIDE_A_SENTENCE = re.compile(rf"(?<=[^\W_] |[,;] ){say.WORD}")
+_AS_A_NAME = (say.VOCATIVE, say.LATE_VOCATIVE, say.GREETED, say.INTRODUCED, say.LATE_REQUEST, say.CALLED, say.NAME_WILL)
+# A context line's media time and speaker ("[9.1s] Tom: ..."): the speaker is a name, the rest is what was said.
+_LINE_HEAD = re.compile(rf"^(?:\[[\d.]+s\]\s*)?(?:(?P<speaker>{say.NAME}):\s+)?")
 
 
 def _stem(word: str) -> str:
@@ -48,7 +50,7 @@ def _stem(word: str) -> str:
 
 def key_words(text: str) -> set[str]:
     """Content words, crudely stemmed: what a claim must share with the transcript."""
-    return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) >= 3 and w not in _STOPWORDS}
+    return {_stem(w) for w in re.findall(r"[^\W_]+", text.lower()) if len(w) >= 3 and w not in _STOPWORDS}
 
 
 def support(claim: str, vocabulary: set[str]) -> float:
@@ -69,7 +71,7 @@ def overlap(a: set[str], b: set[str]) -> float:
 
 
 def name_tokens(name: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", re.sub(r"'s\b", "", name.lower()))
+    return re.findall(r"[^\W_]+", re.sub(r"'s\b", "", name.lower()))
 
 
 def names_nobody(owner: str) -> bool:
@@ -103,7 +105,16 @@ class HeardIndex:
         words = key_words(text)
         self.vocabulary |= words
         self._tokens.update(name_tokens(text))
-        self._proper.update(word.lower() for word in _INSIDE_A_SENTENCE.findall(text))
+        head = _LINE_HEAD.match(text)
+        said = text[head.end():] if head else text
+        if head and head.group("speaker"):
+            self._proper.update(name_tokens(head.group("speaker")))
+        self._proper.update(word.lower() for word in _INSIDE_A_SENTENCE.findall(said))
+        for sentence in say.sentences(said):
+            for pattern in _AS_A_NAME:
+                match = pattern.search(sentence)
+                for name in say.names([match.group("name")] if match else []):
+                    self._proper.update(name_tokens(name))
         if set(re.findall(r"[a-z]+", text.lower())) & _COMPLETION_WORDS:
             self.completion_lines.append(words)
 
@@ -111,4 +122,8 @@ class HeardIndex:
         """Was this person named?  Every word of the name must have been heard, and heard as a name."""
         tokens = name_tokens(name)
         return bool(tokens) and not names_nobody(name) and all(token in self._tokens for token in tokens) \
-            and (tokens[0] in _GIVEN_NAMES or tokens[0] in _TITLES or any(t in self._proper for t in tokens))
+            and (tokens[0] in _TITLES or any(t in self._proper for t in tokens))
+
+    def know(self, name: str) -> None:
+        """A person known before they are heard (``--participants``, a room's participant): a name."""
+        self._proper.update(name_tokens(name))

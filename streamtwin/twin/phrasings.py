@@ -31,7 +31,8 @@ NOT_NAMES = frozenset(
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
     september october november december english now just maybe perhaps anyway look see come listen wait alright next
     finally still everyone everybody someone somebody anyone anybody all team guys folks morning afternoon evening
-    back time nice hard easy good happy glad ready quick""".split()
+    back time nice hard easy good happy glad ready quick nothing everything something anything this that there
+    here it""".split()
 )
 _ASK = r"(?i:please|can you|could you|would you|will you|you will|you'll|can you please|could you please|" \
        r"i'd like you to|i would like you to|i need you to|i want you to|would you mind)"
@@ -56,7 +57,9 @@ ACTION_ITEM_TO = re.compile(rf"(?i:action items?)\s*[:,-]\s*(?P<name>{NAME})\s+(
 # "Lee to update the budget by Q3." (minutes style): a known person, or a task with a deadline.
 NAME_TO = re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+to\s+(?P<task>[a-z].+)")
 # "Let's have Ana own the rollout." / "Let Maria take that instead." / "Let's ask Bo to call them."
-LETS_HAVE = re.compile(rf"\b(?i:let's|let us|let)\s+(?:(?i:have|get|ask)\s+)?(?P<name>{NAME})\s+(?:to\s+)?(?P<task>[a-z].+)")
+LETS_HAVE = re.compile(
+    rf"\b(?i:let's|let us|let)\s+(?:(?i:have|get|ask)\s+)?(?P<name>{NAME})\s+(?:to\s+)?(?P<task>[a-z].+)"
+)
 # "<Name> will ...", "<Name> is going to ...", "So <Name> can ...", "My manager, Daniel, will ..."
 NAME_WILL = re.compile(
     rf"(?:^|,\s*|\bso\s+|\bno,?\s+)(?P<name>{NAME}),?\s+(?i:will|is going to|can|should)\s+(?!be\b)(?P<task>.+)"
