@@ -400,7 +400,7 @@ def test_the_rules_draft_fills_what_the_model_missed_and_corrects_dates():
         "decisions": ["move the launch to June"],
         "open_questions": ["whether we need more support staff"],
     }
-    merged = merge_draft(model_state, draft)
+    merged = merge_draft(model_state, draft, [("order the moving boxes", "due", "Thursday")])  # "Friday, not Thursday"
     assert merged["action_items"] == [
         {"id": "a1", "text": "Order moving boxes", "owner": "Steve", "due": "Friday"},
         {"text": "rent the truck", "owner": "Paul", "due": "May 19"},
@@ -443,14 +443,29 @@ def test_an_owner_must_be_a_person_not_just_a_word_that_was_heard():
     assert [a["owner"] for a in grounded["action_items"]] == ["unassigned", "Walker", "Priya"]
 
 
-def test_the_rules_owner_of_an_item_both_have_wins_over_the_models():
+def test_the_models_grounded_owner_and_due_stand_and_the_rules_fill_what_it_left_empty():
     from streamtwin.twin.merge import merge_draft
 
     model_state = state(action_items=[{"id": "a1", "text": "Hire the caterer", "owner": "Karen", "due": ""}])
     draft = {"action_items": [{"text": "hire the caterer", "owner": "Steve", "due": "Monday"}]}
     assert merge_draft(model_state, draft)["action_items"] == [
-        {"id": "a1", "text": "Hire the caterer", "owner": "Steve", "due": "Monday"}
+        {"id": "a1", "text": "Hire the caterer", "owner": "Karen", "due": "Monday"}
     ]
+
+
+def test_a_later_statement_replaces_the_models_value_the_rules_heard_replaced():
+    from streamtwin.twin.extract import RuleExtractor
+    from streamtwin.twin.merge import merge_draft
+
+    rules = RuleExtractor()
+    for said in ("Ravi, please order the chairs by Thursday.", "Actually, let Maria take that instead.",
+                 "And the chairs by Friday, not Thursday."):
+        rules.add(said)
+    model_state = state(action_items=[{"id": "a1", "text": "order the chairs", "owner": "Ravi", "due": "Thursday"}])
+    merged = merge_draft(model_state, rules.draft(), rules.superseded())
+    assert [(a["owner"], a["due"]) for a in merged["action_items"]] == [("Maria", "Friday")]
+    kept = merge_draft(model_state, rules.draft())  # nothing said was replaced: the model's values stand
+    assert [(a["owner"], a["due"]) for a in kept["action_items"]] == [("Ravi", "Thursday")]
 
 
 def test_an_item_takes_the_drafts_words_only_when_they_say_all_of_its_own_and_more():
@@ -476,12 +491,19 @@ def test_a_draft_item_with_another_named_owner_and_half_the_words_is_another_tas
 def test_two_tasks_the_rules_tell_apart_stay_two_when_the_model_wrote_one_item_like_both():
     from streamtwin.twin.merge import merge_draft
 
-    # Qwen, end to end: David's "return the coding test" given to Rachel; the rules have both tasks.
+    # Qwen, end to end: David's "return the coding test" given to Rachel; the rules have both tasks.  What was
+    # said ties Rachel to the test she sends, not to the one David returns: the verifier unassigns her, the
+    # rules fill the owner.
+    heard = HeardIndex()
+    heard.add("[1.0s] Rachel: I will send you the coding test tomorrow.", "Rachel")
+    heard.add("[4.0s] David: Great, thank you.", "David")
+    heard.add("[6.0s] David: I will return the coding test within a week.", "David")
     model_state = state(action_items=[
         {"id": "a1", "text": "I will return the coding test within a week", "owner": "Rachel", "due": "within a week"}])
     draft = {"action_items": [{"text": "send you the coding test", "owner": "Rachel", "due": "tomorrow"},
                               {"text": "return the coding test", "owner": "David", "due": "within a week"}]}
-    assert [(a["text"], a["owner"], a["due"]) for a in merge_draft(model_state, draft)["action_items"]] == [
+    verified = Verifier().prune(model_state, heard)
+    assert [(a["text"], a["owner"], a["due"]) for a in merge_draft(verified, draft)["action_items"]] == [
         ("I will return the coding test within a week", "David", "within a week"),
         ("send you the coding test", "Rachel", "tomorrow")]
 
@@ -500,3 +522,20 @@ def test_an_owner_who_only_asked_for_the_task_is_not_its_owner():
     kept = not_the_askers(state(action_items=items), requests)["action_items"]
     # Another entry holds the sketches (who said "I will draw"): the asker's copy goes; the room shows unassigned.
     assert [(a["id"], a["owner"]) for a in kept] == [("a1", "Chris"), ("a3", "unassigned"), ("a4", "unassigned"), ("a5", "Emma")]
+
+
+def test_an_owner_must_be_tied_to_the_task_by_what_was_said_not_only_heard_somewhere():
+    heard = HeardIndex.of(
+        "[1.0s] Thanks, Tom, for the update.\n"
+        "[3.0s] Carol, please fix the search page by Wednesday.\n"
+        "[5.0s] I can update the roadmap today.\n"
+        "[6.0s] Thank you, Priya."
+    )
+    assert heard.owner_said_with("Carol", "fix the search page")
+    assert not heard.owner_said_with("Tom", "fix the search page")  # named, but two lines away from it
+    assert heard.owner_said_with("Priya", "update the roadmap")  # thanked right after saying it
+    items = [{"text": "Fix the search page", "owner": "Tom", "due": ""},
+             {"text": "update the roadmap", "owner": "Priya", "due": "today"}]
+    verdict = Verifier().pick([state(action_items=items)], TwinModel(), heard)
+    assert [a["owner"] for a in verdict.state["action_items"]] == ["unassigned", "Priya"]
+    assert "owner Tom of: Fix the search page" in verdict.scores[0].ungrounded

@@ -106,7 +106,7 @@ class TwinUpdater:
         for kind, entries in self._drafted.items():
             entries.extend([e for e in draft[kind] if e not in entries])
         state = retracted_dropped(state, self._drafted, draft)
-        pruned = self.verifier.prune(merge_draft(state, draft), self.heard)
+        pruned = self.verifier.prune(merge_draft(state, draft, self.rules.extractor.superseded()), self.heard)
         assert pruned is not None
         owned = not_the_askers(owners_among(pruned, self.rules.extractor.persons()), self.rules.extractor.requests())
         return unowned_repeats_dropped(not_asked_of_us(owned, self._asked))

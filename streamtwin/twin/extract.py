@@ -41,6 +41,14 @@ class _Item:
     due: str
     heard: int  # the utterance it came from
     said_first_person: bool = False  # "I will ...": the owner is a guess a "thank you, <name>" overrides
+    replaced: list[tuple[str, str]] = field(default_factory=list)  # (field, value) a later statement replaced
+
+    def change(self, name: str, value: str) -> None:
+        """A later statement says ``name`` (owner or due) is ``value`` now; the old value is remembered."""
+        old = getattr(self, name)
+        if old and old.lower() != value.lower():
+            self.replaced.append((name, old))
+        setattr(self, name, value)
 
 
 @dataclass
@@ -111,6 +119,11 @@ class RuleExtractor:
         """Tasks asked for without naming who should do them ("Can you draw some sketches?"), each with
         who asked (a name, or the voice's label while it has none): the one who asks is not the one who does."""
         return [(task, self._voices.get(label, label)) for task, label in self._requests]
+
+    def superseded(self) -> list[tuple[str, str, str]]:
+        """(task, field, old value) for every owner or due date a later statement replaced ("let Maria take
+        that instead", "No, Friday, not Thursday"): a model that kept the old value was not told the news."""
+        return [(item.text, name, old) for item in self.items for name, old in item.replaced]
 
     def draft(self) -> dict[str, Any]:
         """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
@@ -256,7 +269,7 @@ class RuleExtractor:
         """The newest task changes hands ("Actually, let Maria take that instead.")."""
         self._person(name)
         if self.items:
-            self.items[-1].owner = name
+            self.items[-1].change("owner", name)
             self.items[-1].said_first_person = False
 
     def _volunteered(self, sentence: str) -> bool:
@@ -326,9 +339,9 @@ class RuleExtractor:
                 if key_words(item.text) < key_words(text):  # "return it", then "return the coding test"
                     item.text = text
                 if owner and not (first_person and item.owner):  # a guessed owner never replaces a named one
-                    item.owner = owner
+                    item.change("owner", owner)
                 if due and due.lower() not in item.due.lower():  # "by Tuesday" does not undo "next Tuesday"
-                    item.due = due
+                    item.change("due", due)
                 item.heard = self._utterances
                 return
         self.items.append(_Item(text, owner, due, self._utterances, first_person))
@@ -345,7 +358,7 @@ class RuleExtractor:
             return
         for item in reversed(self.items):
             if old in item.due.lower():
-                item.due = re.sub(re.escape(old), new, item.due, flags=re.IGNORECASE)
+                item.change("due", re.sub(re.escape(old), new, item.due, flags=re.IGNORECASE))
                 return
 
     def _decision(self, sentence: str, following: list[str]) -> None:

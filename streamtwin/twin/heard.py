@@ -37,6 +37,8 @@ _NOBODY = frozenset(
 _TITLES = frozenset("professor prof doctor dr mr mrs ms miss sir madam".split())
 _INSIDE_A_SENTENCE = re.compile(rf"(?<=[^\W_] |[,;] ){say.WORD}")
 _AS_A_NAME = (say.VOCATIVE, say.LATE_VOCATIVE, say.GREETED, say.INTRODUCED, say.LATE_REQUEST, say.CALLED, say.NAME_WILL)
+# A line that takes something on: "Sure, I'll ...", "Yes, I can ...", "I will ...".
+_REPLY = re.compile(r"\b(?:i will|i'll|i can|i am going to|i'm going to|will do|sure|yes|okay|ok)\b", re.IGNORECASE)
 # A context line's media time and speaker ("[9.1s] Tom: ..."): the speaker is a name, the rest is what was said.
 _LINE_HEAD = re.compile(rf"^(?:\[[\d.]+s\]\s*)?(?:(?P<speaker>{say.NAME}):\s+)?")
 
@@ -88,6 +90,9 @@ class HeardIndex:
         self._proper: set[str] = set()  # words heard capitalised inside a sentence
         self.completion_lines: list[set[str]] = []  # key words of lines that say something is done
         self.lines: list[str] = []
+        # Per line: the speaker's name, its words, its key words, whether it answers ("Sure, I'll ...") and
+        # whether it thanks someone ("Thanks, Anna.").
+        self._said: list[tuple[set[str], set[str], set[str], bool, bool]] = []
 
     @classmethod
     def of(cls, text: str) -> HeardIndex:
@@ -109,6 +114,9 @@ class HeardIndex:
         said = text[head.end():] if head else text
         if head and head.group("speaker"):
             self._proper.update(name_tokens(head.group("speaker")))
+        by = set(name_tokens(speaker or (head.group("speaker") or "" if head else "")))
+        reply = bool(_REPLY.search(said))
+        self._said.append((by, set(name_tokens(said)), key_words(said), reply, bool(say.THANKED.match(said))))
         self._proper.update(word.lower() for word in _INSIDE_A_SENTENCE.findall(said))
         for sentence in say.sentences(said):
             for pattern in _AS_A_NAME:
@@ -123,6 +131,24 @@ class HeardIndex:
         tokens = name_tokens(name)
         return bool(tokens) and not names_nobody(name) and all(token in self._tokens for token in tokens) \
             and (tokens[0] in _TITLES or any(t in self._proper for t in tokens))
+
+    def owner_said_with(self, owner: str, task: str) -> bool:
+        """Was ``owner`` tied to ``task`` by what was said?  Some line that says the task (half its key words)
+        is theirs (they said it) or names them ("Carol, please fix ...", "Tom will ..."), or answers a line
+        that names them ("Carol, can you ...?" - "Sure, I'll fix ...") or is thanked by name right after
+        ("I'll ask the admin team." - "Thanks, Anna.").  A name heard elsewhere in the meeting ties nobody."""
+        name = set(name_tokens(owner))
+        words = key_words(task)
+        if not name or not words:
+            return bool(name)
+        for index, (by, tokens, said, reply, thanks) in enumerate(self._said):
+            if len(words & said) / len(words) < 0.5:
+                continue
+            asked = index > 0 and reply and name <= self._said[index - 1][1]
+            thanked = index + 1 < len(self._said) and self._said[index + 1][4] and name <= self._said[index + 1][1]
+            if name <= by or name <= tokens or asked or thanked:
+                return True
+        return False
 
     def know(self, name: str) -> None:
         """A person known before they are heard (``--participants``, a room's participant): a name."""

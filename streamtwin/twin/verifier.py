@@ -109,12 +109,18 @@ class Verifier:
         grounded = dict(state)
         grounded["people"] = [self._person(p, heard) for p in state["people"] if heard.mentions(p["name"])]
         grounded["action_items"] = [
-            {**a, "owner": a["owner"] if heard.mentions(a["owner"]) else UNASSIGNED}
+            {**a, "owner": a["owner"] if self._owner_grounded(a, heard) else UNASSIGNED}
             for a in state["action_items"]
             if self._supported(" ".join(filter(None, (a["text"], a["due"]))), heard.vocabulary)
         ]
         grounded["decisions"] = [d for d in state["decisions"] if self._supported(d, heard.vocabulary)]
         return grounded
+
+    @staticmethod
+    def _owner_grounded(item: dict[str, str], heard: HeardIndex) -> bool:
+        """The owner is a person who was named, and what was said ties them to this task (a small model
+        gives a task to someone who only spoke nearby)."""
+        return heard.mentions(item["owner"]) and heard.owner_said_with(item["owner"], item["text"])
 
     def _person(self, person: dict[str, str], heard: HeardIndex) -> dict[str, str]:
         """A role nobody said is dropped, the person kept."""
@@ -146,7 +152,7 @@ class Verifier:
         ungrounded += [
             f"owner {a['owner']} of: {a['text']}"
             for a in state["action_items"]
-            if a["owner"] != UNASSIGNED and not heard.mentions(a["owner"])
+            if a["owner"] != UNASSIGNED and not self._owner_grounded(a, heard)
         ]
         grounded = max(0, len(claims) - len(ungrounded))
         kept = [key_words(c.text) for c in claims]
