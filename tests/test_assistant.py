@@ -878,3 +878,20 @@ async def test_a_question_asked_of_the_assistant_is_not_listed_as_open_in_the_tw
     shown = jsonpatch.apply_patch(h.of(TwinState)[0].state, h.of(TwinPatch)[0].patch)
     assert shown["open_questions"] == ["whether we ship the app this month"]
     await h.assistant.close()
+
+
+async def test_participants_given_up_front_are_people_and_own_their_tasks_from_the_first_word():
+    """--participants "Xin,Oluwaseun": named once in passing, without a comma or a title, they are still people."""
+    bus = EventBus("test")
+    assistant = build_assistant(Config(llm="none", twin_without_llm=True, participants=["Xin", "Oluwaseun"]), None,
+                                bus.emit, twin_every_utterances=1)
+    bus.subscribe(assistant.on_event)
+    await assistant.start()
+    bus.emit(TranscriptFinal(text="Oluwaseun will check the scaffolding by Friday.", start=1.0, end=3.0,
+                             utterance=1, utterance_end=True))
+    assert await assistant.drain(5.0)
+    await assistant.close()
+    assert assistant.heard.mentions("Xin") and assistant.heard.mentions("Oluwaseun")
+    items = assistant.twin.state["action_items"]
+    assert [(a["owner"], a["text"], a["due"]) for a in items] == [("Oluwaseun", "check the scaffolding", "Friday")]
+    assert "The participants are: Xin, Oluwaseun." in assistant.window.render("task").messages[0]["content"]

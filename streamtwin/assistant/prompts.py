@@ -49,6 +49,12 @@ _LANGUAGE_NAMES = {
 }
 
 
+def with_participants(system: str, names: list[str]) -> str:
+    """The system prompt, told who is in the meeting (``--participants``): the same for the whole session,
+    so it stays in the cached front."""
+    return f"{system} The participants are: {', '.join(names)}." if names else system
+
+
 def in_language(instruction: str, code: str) -> str:
     """The task, told which language the people speak (speech is transcribed, never translated)."""
     if not code:

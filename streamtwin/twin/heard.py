@@ -151,5 +151,6 @@ class HeardIndex:
         return False
 
     def know(self, name: str) -> None:
-        """A person known before they are heard (``--participants``, a room's participant): a name."""
+        """A person known before they are heard (``--participants``): a name, said or not."""
         self._proper.update(name_tokens(name))
+        self._tokens.update(name_tokens(name))
