@@ -56,6 +56,7 @@ PURE = {
     "streamtwin.twin.phrasings",
     "streamtwin.twin.revisable",
     "streamtwin.twin.verifier",
+    "streamtwin.twin.vote",
     "streamtwin.vision.frames",
     "streamtwin.vision.images",
 }

@@ -1,4 +1,4 @@
-"""One twin update: a schema-constrained call (N samples and up to K revisions, as many as
+"""One twin update: a schema-constrained call (N samples, voted, and up to K revisions, as many as
 the backend's measured speed fits in the update's latency budget), judged by the verifier
 against everything heard this session, joined with the rule-based draft, published as a
 patch.  Without a model the draft alone is the twin.
@@ -138,7 +138,7 @@ class TwinUpdater:
         raws = await self._sample(request, effort.samples, budget_end)
         self.effort.observe_reply(approx_tokens(raws[0]))
         origins = ["sample"] * len(raws)
-        verdict = self.verifier.pick(raws, self.twin, self.heard)
+        verdict = self.verifier.vote(raws, self.twin, self.heard)
         for round_number in range(1, effort.refine + 1):
             best = verdict.scores[verdict.winner if verdict.winner is not None else 0]
             critique = self.verifier.critique(best)
@@ -158,7 +158,7 @@ class TwinUpdater:
             except TimeoutError:
                 break
             origins.append(f"revision {round_number}")
-            verdict = self.verifier.pick(raws, self.twin, self.heard)
+            verdict = self.verifier.vote(raws, self.twin, self.heard)
         self._publish(verdict, origins, sighting, context_time, media_time(), effort)
 
     async def _sample(self, request: ChatRequest, samples: int, budget_end: float) -> list[str]:
