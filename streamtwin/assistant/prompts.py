@@ -19,7 +19,7 @@ COMMENT_INSTRUCTION = "Comment on the latest lines in one short sentence, or rep
 # The question goes in verbatim: it is the task, not one more line of context.
 QUESTION_INSTRUCTION = (
     "Someone just asked you: {question}\n"
-    "Answer that question only, in at most three sentences, from the transcript and the twin state above."
+    "Answer that question only, in at most three sentences, from the transcript and the twin state above. {shape}"
 )
 RETRY_INSTRUCTION = "Your previous answer was not used ({problem}). Answer again, differently and only from what was said."
 TWIN_INSTRUCTION = (

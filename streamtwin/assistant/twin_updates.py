@@ -58,6 +58,7 @@ class TwinUpdater:
         self.verifier = Verifier()
         self.rules = RevisableRules()
         self.sighting: Sighting | None = None  # what set the scene the camera shows
+        self._shown_digest: tuple[int, ...] = ()  # the rules' draft as of the last patch (what show_rules compares)
         self._voice_names: dict[str, str] = {}  # voice label -> the name it gave
         self._asked: deque[str] = deque(maxlen=32)  # the latest questions to the assistant
         # Every entry the rules have drafted (the latest of each kind): what a revision may take back.
@@ -93,6 +94,18 @@ class TwinUpdater:
     def voice_name(self, label: str) -> str:
         """Who the voice labelled ``label`` is: the name it gave, else the one the rules saw it answer to."""
         return self._voice_names.get(label) or self.rules.extractor.voice_name(label)
+
+    def show_rules(self, media_time: float) -> None:
+        """Publish at once what the rules found since the last patch (an item said explicitly reaches
+        viewers with its utterance, not after the next model update, which on a CPU takes tens of seconds).
+        Nothing is sent when nothing changed; the model's next update joins the same draft."""
+        if self._draft_digest() != self._shown_digest:
+            self._publish(self._unchanged(), ["rules"], self.sighting, media_time, media_time)
+
+    def _draft_digest(self) -> tuple[int, ...]:
+        draft = self.rules.extractor.draft()
+        return tuple(hash(json.dumps(draft[kind], sort_keys=True)) for kind in ("action_items", "decisions",
+                                                                                 "open_questions", "people"))
 
     def freshest(self) -> dict[str, Any]:
         """The twin with what the rules found since its last update (grounded): for answers,
@@ -198,6 +211,7 @@ class TwinUpdater:
             errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
             self._emit(Error(code="twin_invalid", message=f"model output rejected, the twin takes only what the rules found: {errors}"))
             verdict, origins = self._unchanged(), ["rules"]  # what the rules found still counts
+        self._shown_digest = self._draft_digest()
         state = self._grounded(verdict.state)
         state["action_items"] = assign_ids(state["action_items"], self.twin.state["action_items"], self.twin.last_id)
         scene = settle_scene(state["scene"], self.twin.state["scene"], sighting, context_time)
