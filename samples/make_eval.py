@@ -28,7 +28,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from make_samples import SR, tts, write_wav_s16
+from make_samples import SPEED_WPM, SR, tts, write_wav_s16
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "eval"
@@ -283,7 +283,7 @@ def make(name: str, spec: dict, tmp: Path) -> dict:
     turns = spec["turns"]
     for k, (speaker, text) in enumerate(turns):
         voice = spec["speakers"][speaker]
-        clip = tts(text, voice, tmp, k)
+        clip = tts(text, voice, SPEED_WPM, tmp, f"{name}_{k:02d}")
         start = len(audio)
         audio.extend(clip)
         lines.append({"speaker": speaker, "voice": voice, "text": text,
