@@ -3,7 +3,7 @@
     python -m bench.understanding [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME,...]
                                   [--speakers voice|off]
 
-Each conversation in samples/eval/ (made by samples/make_eval.py) runs through a
+Each conversation in samples/eval/dev/ (made by samples/make_eval.py) runs through a
 ``Session`` as fast as the machine allows (speech included), then what viewers
 were shown is scored against its gold JSON (bench/scoring.py): action items (owner +
 task) precision, recall and F1; decisions and open questions recall; people
@@ -45,7 +45,7 @@ from streamtwin.llm.factory import make_backend
 from streamtwin.twin.heard import key_words
 from streamtwin.session import Session, run_reader
 
-EVAL = Path(__file__).resolve().parent.parent / "samples" / "eval"
+EVAL = Path(__file__).resolve().parent.parent / "samples" / "eval" / "dev"  # never the test split
 
 
 class Recorder:

@@ -4,7 +4,8 @@ from pathlib import Path
 from bench.scoring import answer_is_right, score_conversation, score_twin
 from streamtwin.twin.model import empty_state
 
-GOLD = json.loads((Path(__file__).resolve().parent.parent / "samples" / "eval" / "corrections.json").read_text())
+GOLD = json.loads((Path(__file__).resolve().parent.parent / "samples" / "eval" / "dev" / "corrections.json").read_text(
+    encoding="utf-8"))
 
 
 def perfect_state() -> dict:
