@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.scoring import mentions_keywords
+from bench.scoring import mentions_keywords, plain
 from streamtwin.twin.heard import name_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +55,7 @@ def test_a_conversation_is_consistent(gold: dict):
     assert 2 <= len(speakers) <= 5 and 6 <= len(gold["lines"]) <= 20
     assert {line["speaker"] for line in gold["lines"]} == set(speakers)
     # Names unique: no two people share a name (a first name, a surname, a title).
-    tokens = [token for person in gold["people"] for token in set(name_tokens(person))]
+    tokens = [token for person in gold["people"] for token in set(name_tokens(plain(person)))]
     assert len(tokens) == len(set(tokens)), gold["people"]
     assert set(speakers) <= set(gold["people"])
     said = " ".join(line["text"] for line in gold["lines"])
