@@ -539,3 +539,12 @@ def test_an_owner_must_be_tied_to_the_task_by_what_was_said_not_only_heard_somew
     verdict = Verifier().pick([state(action_items=items)], TwinModel(), heard)
     assert [a["owner"] for a in verdict.state["action_items"]] == ["unassigned", "Priya"]
     assert "owner Tom of: Fix the search page" in verdict.scores[0].ungrounded
+
+
+def test_a_volunteer_is_tied_to_the_task_asked_of_anyone():
+    heard = HeardIndex()
+    heard.add("Precious: Can someone call pharmacy about the missing antibiotics?", "Precious")
+    heard.add("Megan: I'll do it.", "Megan")
+    heard.add("Kofi: Bed four is stable.", "Kofi")
+    assert heard.owner_said_with("Megan", "call pharmacy about the antibiotics")
+    assert not heard.owner_said_with("Kofi", "call pharmacy about the antibiotics")

@@ -135,8 +135,9 @@ class HeardIndex:
     def owner_said_with(self, owner: str, task: str) -> bool:
         """Was ``owner`` tied to ``task`` by what was said?  Some line that says the task (half its key words)
         is theirs (they said it) or names them ("Carol, please fix ...", "Tom will ..."), or answers a line
-        that names them ("Carol, can you ...?" - "Sure, I'll fix ...") or is thanked by name right after
-        ("I'll ask the admin team." - "Thanks, Anna.").  A name heard elsewhere in the meeting ties nobody."""
+        that names them ("Carol, can you ...?" - "Sure, I'll fix ..."), is thanked by name right after
+        ("I'll ask the admin team." - "Thanks, Anna.") or taken on by them right after ("Can someone ...?" -
+        "I'll do it.").  A name heard elsewhere in the meeting ties nobody."""
         name = set(name_tokens(owner))
         words = key_words(task)
         if not name or not words:
@@ -145,8 +146,10 @@ class HeardIndex:
             if len(words & said) / len(words) < 0.5:
                 continue
             asked = index > 0 and reply and name <= self._said[index - 1][1]
-            thanked = index + 1 < len(self._said) and self._said[index + 1][4] and name <= self._said[index + 1][1]
-            if name <= by or name <= tokens or asked or thanked:
+            after = self._said[index + 1] if index + 1 < len(self._said) else None
+            thanked = after is not None and after[4] and name <= after[1]
+            volunteered = after is not None and after[3] and name <= after[0]  # "Can someone ...?" - "I'll do it."
+            if name <= by or name <= tokens or asked or thanked or volunteered:
                 return True
         return False
 

@@ -69,6 +69,7 @@ BARE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+)")
 # "Can someone call the plumber?", "Could anyone ...", "Who can ...?", "We need someone to ..."
 SOMEONE = re.compile(
     r"\b(?:(?:can|could|would|will)\s+(?:someone|somebody|anyone|anybody)|who can|who will|who wants to|"
+    r"who(?: is|'s) going to|who'll|"
     r"(?:we )?need (?:someone|somebody) to)\s+(?P<task>.+)",
     re.IGNORECASE,
 )
