@@ -298,3 +298,17 @@ def test_a_question_or_a_denial_decides_nothing():
 
 def test_common_words_at_a_sentences_start_are_nobody():
     assert owners_of("Back to the agenda.", "Nice to meet you all.", "Time to wrap up by Friday.") == []
+
+
+def test_a_thanks_or_an_answer_names_the_voice_that_spoke_just_before():
+    rules = RuleExtractor()
+    rules.add("Good morning, everyone. Let's start.", "S1")
+    rules.add("Thanks, Alice. The website is almost ready.", "S2")
+    rules.add("Can you check the freezer temperatures?", "S3")
+    rules.add("Right away, Mo.", "S2")
+    rules.add("I will send the agenda after the meeting.", "S1")
+    assert rules.voice_name("S1") == "Alice" and rules.voice_name("S3") == "Mo"
+    assert rules.voice_name("S2") == ""  # nobody answered them by name
+    assert [(a["owner"], a["text"]) for a in rules.draft()["action_items"]] == [
+        ("Alice", "send the agenda after the meeting")
+    ]

@@ -72,6 +72,7 @@ class RuleExtractor:
     _speaker: str = ""  # who said the current utterance ("" without speaker labels)
     _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
     _someone: tuple[str, int, str] | None = None  # a task asked of anyone ("Can someone ...?"): task, when, who
+    _before: str = ""  # the label of the voice that said the utterance before this one
 
     def know(self, name: str) -> None:
         """A person known before they are heard (``--participants``, a room's participant)."""
@@ -85,6 +86,7 @@ class RuleExtractor:
         if self._speaker and not VOICE_LABEL.match(self._speaker):
             self._named_speakers.add(self._speaker)
         self._answers_floor()
+        self._names_who_spoke_before(text)
         self._thanks(text)
         said = sentences(text)
         for index, sentence in enumerate(said):
@@ -183,6 +185,17 @@ class RuleExtractor:
     def _person(self, name: str) -> None:
         if not any(name.lower() == p.lower() or name.lower() in p.lower().split() for p in self.people):
             self.people.append(name)
+
+    def _names_who_spoke_before(self, text: str) -> None:
+        """"Thanks, Alice." or "Right away, Mo." from another voice: the voice that spoke just before is
+        Alice's (Mo's), when it has no name yet."""
+        before, self._before = self._before, self._label
+        if not VOICE_LABEL.match(before) or before == self._label or before in self._voices:
+            return
+        first = sentences(text)[0] if text.strip() else ""
+        match = say.GREETED.match(first) or say.ANSWERED.match(first)
+        if match and names([match.group("name")]):
+            self._name_voice(before, names([match.group("name")])[0])
 
     def _thanks(self, text: str) -> None:
         """"Thank you, Anna." right after "I will ask ...": the task was Anna's."""

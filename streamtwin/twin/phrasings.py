@@ -101,6 +101,9 @@ THANKED = re.compile(rf"^(?:thanks|thank you|great|okay|ok|good|yes)[,.!]?\s+(?:
                      re.IGNORECASE)
 _GREETING = r"(?i:thanks|thank you|hi|hello|hey|yes|great|okay|sure|sorry)"
 GREETED = re.compile(rf"^{_GREETING}[,.]?\s+(?P<name>{NAME})[,.!?]")
+# "Right away, Mo.", "Sure thing, Mo!", "Will do, Mo.": the answer names who asked.
+ANSWERED = re.compile(rf"^(?i:right away|sure thing|will do|of course|no problem|got it|on it|sure|okay|ok),?\s+"
+                      rf"(?P<name>{NAME})[.!]?$")
 VOCATIVE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<rest>.*)")
 LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{NAME})[.!?]$")
 # A vocative followed by a question to them or by "you": they have the floor ("Mike, how about you?").
