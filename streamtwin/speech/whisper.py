@@ -60,7 +60,6 @@ class WindowJob:
     audio: np.ndarray
     prompt: str = ""
     language: str | None = "en"
-    glossary: str = ""  # names and words to expect ("Alice, Bob, Northwind."), kept ahead of the prompt
     beam_size: int = 0  # 0: the model's own (a second reading affords a wider search)
     # Whisper's timestamp mode (no <|notimestamps|>): how it was mostly trained and how offline decoding
     # reads; the second reading of a whole utterance uses it (streamtwin/speech/revision.py says why).
@@ -68,6 +67,7 @@ class WindowJob:
     # A tentative decode (a growing-window step: the next one checks it) that loops keeps the words up to
     # where it started to say them again, instead of paying for a decode at full padding.
     trim_loops: bool = False
+    glossary: str = ""  # names and words to expect ("Alice, Bob, Northwind."), kept ahead of the prompt
 
 
 @dataclass
