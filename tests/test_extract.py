@@ -312,3 +312,11 @@ def test_a_thanks_or_an_answer_names_the_voice_that_spoke_just_before():
     assert [(a["owner"], a["text"]) for a in rules.draft()["action_items"]] == [
         ("Alice", "send the agenda after the meeting")
     ]
+
+
+def test_a_request_right_after_a_thanks_in_the_same_utterance_is_for_the_one_thanked():
+    # Whisper often moves the stop: "Thank you. Bob, can you send ...?" comes out "Thank you, Bob. Can you ...?"
+    assert owners_of("Thank you, Bob. Can you send the cost report by Friday?") == [
+        ("Bob", "send the cost report", "Friday")
+    ]
+    assert owners_of("Thanks, Tom.", "Can you share the slides?") == []  # another utterance: not said to Tom

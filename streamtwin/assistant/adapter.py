@@ -236,7 +236,7 @@ class Assistant:
         """Into the session's index of what was said: the line with its speaker's name, never a voice's
         label (an owner or a person "S2" is pruned as nobody)."""
         if is_voice_label(speaker):
-            self.heard.add(text)
+            self.heard.add(text, voice=speaker)
         else:
             self.heard.add(line, speaker)  # a participant's or a voice's name is a name, said or not
 

@@ -116,6 +116,8 @@ class TwinUpdater:
         """Joined with the rules' draft, pruned to what was heard, owners only people and not those who
         asked for the task, no question to us as open, no unowned item that repeats another entry."""
         draft = self.rules.extractor.draft()
+        for label, name in {**self.rules.extractor.voice_names(), **self._voice_names}.items():
+            self.heard.name_voice(label, name)  # what a voice said is that person's, for the owner check
         for kind, entries in self._drafted.items():
             entries.extend([e for e in draft[kind] if e not in entries])
         state = retracted_dropped(state, self._drafted, draft)

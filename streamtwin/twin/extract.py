@@ -73,6 +73,8 @@ class RuleExtractor:
     _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
     _someone: tuple[str, int, str] | None = None  # a task asked of anyone ("Can someone ...?"): task, when, who
     _before: str = ""  # the label of the voice that said the utterance before this one
+    _greeted: str = ""  # a name greeted or thanked ("Thank you, Bob."), and the utterance it was in
+    _greeted_at: int = -1
 
     def know(self, name: str) -> None:
         """A person known before they are heard (``--participants``, a room's participant)."""
@@ -110,6 +112,10 @@ class RuleExtractor:
     def voice_name(self, label: str) -> str:
         """The name a voice labelled ``label`` answered to ("Mike, how about you?" -> the next voice), or ""."""
         return self._voices.get(label, "")
+
+    def voice_names(self) -> dict[str, str]:
+        """Every voice label the rules have put a name to (who answered to it, or was thanked after it)."""
+        return dict(self._voices)
 
     def persons(self) -> set[str]:
         """Everyone the conversation treats as a person: named, addressed, introduced, a voice with
@@ -159,8 +165,10 @@ class RuleExtractor:
         titled = say.TITLED_QUESTION.match(sentence)
         if titled:
             self._give_floor(titled.group("name"))  # whoever answers is them
-        found = [m.group("name") for m in (say.GREETED.match(sentence), vocative, say.LATE_VOCATIVE.search(sentence))
-                 if m]
+        greeted = [m.group("name") for m in (say.GREETED.match(sentence), say.LATE_VOCATIVE.search(sentence)) if m]
+        if names(greeted):  # "Thank you, Bob. Can you send ...?": the request that follows is Bob's
+            self._greeted, self._greeted_at = names(greeted)[0], self._utterances
+        found = [*greeted, *([vocative.group("name")] if vocative else [])]
         found += [m.group("name") for m in say.INTRODUCED.finditer(sentence)]
         found += re.findall(r"\b((?:Professor|Doctor)\s[A-Z][a-z]+)", sentence)
         for name in names(found):
@@ -241,9 +249,11 @@ class RuleExtractor:
             self._asked_of_nobody(someone.group("task"))
             return
         bare = say.BARE_REQUEST.match(sentence)
-        if bare and self._called and self._called_at >= self._utterances - 1:
-            self._addressed = self._called
-            self._item(bare.group("task"), self._called, sentence)
+        said_to = self._called if self._called_at >= self._utterances - 1 else ""
+        said_to = self._greeted if self._greeted_at == self._utterances else said_to
+        if bare and said_to:
+            self._addressed = said_to
+            self._item(bare.group("task"), said_to, sentence)
             return
         if bare:
             self._asked_of_nobody(bare.group("task"))

@@ -12,6 +12,7 @@ Plain class: no I/O, no clock.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from streamtwin.twin import phrasings as say
 
@@ -81,6 +82,18 @@ def names_nobody(owner: str) -> bool:
     return not owner.strip() or owner.strip().lower() in _NOBODY
 
 
+@dataclass(frozen=True)
+class _Line:
+    """One line heard, as the owner check reads it."""
+
+    by: set[str]  # its speaker's name, as tokens (empty when unknown)
+    voice: str  # the label of its voice when only that is known ("S2")
+    tokens: set[str]  # every word
+    words: set[str]  # key words
+    reply: bool  # takes something on: "Sure, I'll ...", "Yes, I can ..."
+    thanks: bool  # "Thanks, Anna."
+
+
 class HeardIndex:
     """Every word heard (and seen) this session; nothing is ever evicted."""
 
@@ -90,9 +103,8 @@ class HeardIndex:
         self._proper: set[str] = set()  # words heard capitalised inside a sentence
         self.completion_lines: list[set[str]] = []  # key words of lines that say something is done
         self.lines: list[str] = []
-        # Per line: the speaker's name, its words, its key words, whether it answers ("Sure, I'll ...") and
-        # whether it thanks someone ("Thanks, Anna.").
-        self._said: list[tuple[set[str], set[str], set[str], bool, bool]] = []
+        self._said: list[_Line] = []
+        self._voices: dict[str, str] = {}  # a voice's label -> the name it is known by now
 
     @classmethod
     def of(cls, text: str) -> HeardIndex:
@@ -101,9 +113,10 @@ class HeardIndex:
             index.add(line)
         return index
 
-    def add(self, text: str, speaker: str = "") -> None:
+    def add(self, text: str, speaker: str = "", voice: str = "") -> None:
         """One line heard; ``speaker``: the name of who said it, when the session knows it (a participant's
-        name, a voice's), which is a name whatever the words say."""
+        name, a voice's), which is a name whatever the words say; ``voice``: the label of a voice not known
+        by name ("S2"), no evidence of anyone's name, but who said the line once the voice is named."""
         self.lines.append(text)
         self._tokens.update(name_tokens(speaker))
         self._proper.update(name_tokens(speaker))
@@ -115,8 +128,8 @@ class HeardIndex:
         if head and head.group("speaker"):
             self._proper.update(name_tokens(head.group("speaker")))
         by = set(name_tokens(speaker or (head.group("speaker") or "" if head else "")))
-        reply = bool(_REPLY.search(said))
-        self._said.append((by, set(name_tokens(said)), key_words(said), reply, bool(say.THANKED.match(said))))
+        self._said.append(_Line(by, voice, set(name_tokens(said)), key_words(said), bool(_REPLY.search(said)),
+                                bool(say.THANKED.match(said))))
         self._proper.update(word.lower() for word in _INSIDE_A_SENTENCE.findall(said))
         for sentence in say.sentences(said):
             for pattern in _AS_A_NAME:
@@ -142,16 +155,24 @@ class HeardIndex:
         words = key_words(task)
         if not name or not words:
             return bool(name)
-        for index, (by, tokens, said, reply, thanks) in enumerate(self._said):
-            if len(words & said) / len(words) < 0.5:
+        for index, line in enumerate(self._said):
+            if len(words & line.words) / len(words) < 0.5:
                 continue
-            asked = index > 0 and reply and name <= self._said[index - 1][1]
+            before = self._said[index - 1] if index > 0 else None
             after = self._said[index + 1] if index + 1 < len(self._said) else None
-            thanked = after is not None and after[4] and name <= after[1]
-            volunteered = after is not None and after[3] and name <= after[0]  # "Can someone ...?" - "I'll do it."
-            if name <= by or name <= tokens or asked or thanked or volunteered:
+            asked = before is not None and line.reply and name <= before.tokens
+            thanked = after is not None and after.thanks and name <= after.tokens
+            volunteered = after is not None and after.reply and self._said_by(after, name)
+            if self._said_by(line, name) or name <= line.tokens or asked or thanked or volunteered:
                 return True
         return False
+
+    def _said_by(self, line: _Line, name: set[str]) -> bool:
+        return name <= line.by or (bool(line.voice) and name <= set(name_tokens(self._voices.get(line.voice, ""))))
+
+    def name_voice(self, label: str, name: str) -> None:
+        """The voice labelled ``label`` is known as ``name`` now: the lines it said are that person's."""
+        self._voices[label] = name
 
     def know(self, name: str) -> None:
         """A person known before they are heard (``--participants``): a name, said or not."""
