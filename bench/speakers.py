@@ -2,7 +2,7 @@
 
     python -m bench.speakers [--only NAME,...] [--asr-model base] [--no-eval]
 
-Every sample with speaker labels (samples/*.json with ``turns``, samples/eval/*.json with ``lines``) runs
+Every sample with speaker labels (samples/*.json with ``turns``, samples/eval/dev/*.json with ``lines``) runs
 through the real pipeline as fast as the machine allows (``--speakers voice``, no LLM, no video).  Each
 word of each final gets the label of its utterance (the label of the utterance's last final, which holds
 for all of it) and the true speaker of the turn its middle falls in.  Labels are matched one to one to
@@ -43,7 +43,7 @@ def labelled_samples(only: set[str] | None, with_eval: bool) -> list[tuple[str, 
         if "turns" in meta and audio.is_file():
             found.append((meta_path.stem, audio, meta["turns"]))
     if with_eval:
-        for meta_path in sorted((SAMPLES / "eval").glob("*.json")):
+        for meta_path in sorted((SAMPLES / "eval" / "dev").glob("*.json")):  # never the test split
             meta = json.loads(meta_path.read_text())
             found.append((f"eval/{meta_path.stem}", meta_path.parent / meta["audio"], meta["lines"]))
     return [s for s in found if only is None or s[0] in only or s[0].split("/")[-1] in only]
@@ -160,7 +160,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", default="", help="comma-separated sample names (shared_mic, meeting, standup, ...)")
     parser.add_argument("--asr-model", default="base")
-    parser.add_argument("--no-eval", action="store_true", help="leave out samples/eval/")
+    parser.add_argument("--no-eval", action="store_true", help="leave out samples/eval/dev/")
     args = parser.parse_args()
     print(json.dumps(asyncio.run(main_async(args))))
 

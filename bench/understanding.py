@@ -1,22 +1,34 @@
 """Understanding benchmark: every evaluation conversation through the real pipeline, scored.
 
-    python -m bench.understanding [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME,...]
+    python -m bench.understanding [--split dev|test|all] [--mode e2e|gold|gold-anonymous|all]
+                                  [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME,...]
                                   [--speakers voice|off]
 
-Each conversation in samples/eval/ (made by samples/make_eval.py) runs through a
-``Session`` as fast as the machine allows (speech included), then what viewers
-were shown is scored against its gold JSON (bench/scoring.py): action items (owner +
-task) precision, recall and F1; decisions and open questions recall; people
-precision; question answering accuracy (every key fact in the answer; a wrong or
-off-topic answer has none); seconds from the question's last final to its answer;
-owners shown that nobody said.  Works with any backend (``--llm groq`` with a key
-scores the hosted model); ``--llm none`` scores the rule-based twin and the answers
-composed from it (or quoted from the transcript).  Prints a table, then one JSON line.
+The conversations are samples/eval/SPLIT/ (made by samples/make_eval.py): ``dev`` to tune on,
+``test`` to report (never read while tuning).  Each runs through a ``Session`` as fast as the
+machine allows, in up to three modes side by side (``--mode all``, the default):
 
-``--replay DETAILS`` skips speech: the finals and revisions an earlier run recorded (``--details``) are
-fed to the session instead, paced at ``--replay-speed`` times real time.  Cheaper, so
-good for tuning prompts and rules; its scores are labelled (``speech``) and are not
-the end-to-end figures.
+  e2e             end to end: the audio, speech included
+  gold            heard perfectly: the gold lines as finals, each with its speaker's name on it, as
+                  a room gives them (what understanding can do when hearing and voices are not the problem)
+  gold-anonymous  heard perfectly, without names: the gold lines and no speaker (a single microphone
+                  without speaker labels)
+
+then what viewers were shown is scored against the gold JSON (bench/scoring.py): action items (owner
++ task) precision, recall and F1; decisions and open questions recall; people precision; question
+answering accuracy (every key fact in the answer; a wrong or off-topic answer has none); seconds
+from the question's last final to its answer; owners shown that nobody said; non-items (cancelled,
+hypothetical, questions between people) the twin holds anyway.  Each mode prints a table per
+conversation, per kind of conversation and per way an action item was asked for (recall per gold
+``said_as`` and ``owner_by``), then a summary puts the modes side by side; the last line is one JSON
+object with every mode's figures.  Works with any backend (``--llm groq`` with a key scores the
+hosted model); ``--llm none`` scores the rule-based twin and the answers composed from it (or quoted
+from the transcript).
+
+``--replay DETAILS`` skips speech in ``e2e``: the finals and revisions an earlier run recorded
+(``--details``) are fed to the session instead.  The gold modes and replays are paced at
+``--replay-speed`` times real time.  Cheaper, so good for tuning prompts and rules; replayed e2e scores
+are labelled (``speech``) and are not the end-to-end figures.
 """
 
 from __future__ import annotations
@@ -28,13 +40,13 @@ import logging
 import os
 import re
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import jsonpatch
 
-from bench.scoring import Score, score_conversation
+from bench.scoring import Counts, Score, score_conversation
 from bench.speakers import attribution, true_speaker
 from streamtwin.config import Config
 from streamtwin.events import (
@@ -46,6 +58,12 @@ from streamtwin.twin.heard import key_words
 from streamtwin.session import Session, run_reader
 
 EVAL = Path(__file__).resolve().parent.parent / "samples" / "eval"
+SPLITS = ("dev", "test")
+MODES = {
+    "e2e": "end to end, speech included",
+    "gold": "heard perfectly, each line with its speaker's name",
+    "gold-anonymous": "heard perfectly, without names",
+}
 
 
 class Recorder:
@@ -143,7 +161,8 @@ def heard_at(event: TranscriptFinal | TranscriptRevised) -> float:
 
 
 async def replay(session: Session, said: list[TranscriptFinal | TranscriptRevised], speed: float) -> None:
-    """Feed recorded finals and revisions instead of audio, each when it was heard, at ``speed`` times real time."""
+    """Feed finals and revisions (recorded, or the gold lines) instead of audio, each when it was heard, at
+    ``speed`` times real time."""
     await session.start()
     began = time.perf_counter()
     for event in said:
@@ -152,18 +171,38 @@ async def replay(session: Session, said: list[TranscriptFinal | TranscriptRevise
     await session.end()
 
 
+def gold_transcript(gold: dict[str, Any], named: bool) -> list[TranscriptFinal]:
+    """The gold lines as a room sends them: one final per line, closing its utterance, with the speaker's
+    name as both labels (rooms/room.py), or, not ``named``, with no label at all."""
+    return [
+        TranscriptFinal(
+            text=line["text"], start=line["start"], end=line["end"], utterance=number, utterance_end=True,
+            speaker=line["speaker"] if named else "", speaker_name=line["speaker"] if named else "",
+        )
+        for number, line in enumerate(gold["lines"], 1)
+    ]
+
+
+def transcript_for(mode: str, gold: dict[str, Any], recorded: dict[str, Any] | None) -> list[Any] | None:
+    """What a mode feeds the session instead of the audio (None: the audio itself)."""
+    if mode != "e2e":
+        return gold_transcript(gold, named=mode == "gold")
+    return None if recorded is None else recorded_transcript(gold, recorded)
+
+
 async def run_one(
-    gold: dict[str, Any], config: Config, backend: Any, recorded: dict[str, Any] | None = None, speed: float = 2.0
+    gold: dict[str, Any], config: Config, backend: Any, said: list[Any] | None = None, speed: float = 2.0
 ) -> tuple[Score, dict[str, Any]]:
-    path = str(EVAL / gold["audio"])
+    """One conversation: its audio through speech, or ``said`` (finals and revisions) replayed instead."""
+    path = str(EVAL / gold["split"] / gold["audio"])
     session = Session(config, source=path, realtime=False, backend=backend)
     recorder = Recorder()
     session.bus.subscribe(recorder)
     began = time.perf_counter()
-    if recorded is None:
+    if said is None:
         await run_reader(session, MediaReader(path, realtime=False, video=False))
     else:
-        await replay(session, recorded_transcript(gold, recorded), speed)
+        await replay(session, said, speed)
     wall = time.perf_counter() - began
     shown = recorder.shown_states()
     final_state = shown[-1] if shown else {"people": [], "action_items": [], "decisions": [], "open_questions": []}
@@ -172,7 +211,9 @@ async def run_one(
     finals = [e for _, e in recorder.events if isinstance(e, TranscriptFinal)]
     revisions = [e for _, e in recorder.events if isinstance(e, TranscriptRevised)]
     label_of = {f.utterance: f.speaker for f in finals if f.utterance_end}
-    words = [(label_of.get(f.utterance, ""), true_speaker(gold["lines"], (w[1] + w[2]) / 2)) for f in finals for w in f.words]
+    words = [
+        (label_of.get(f.utterance, ""), true_speaker(gold["lines"], (w[1] + w[2]) / 2)) for f in finals for w in f.words
+    ]
     detail = {
         "name": gold["name"],
         "wall_s": round(wall, 1),
@@ -180,10 +221,35 @@ async def run_one(
         "finals": [[getattr(f, name) for name in _FINAL_FIELDS] for f in finals],
         "revisions": [[getattr(r, name) for name in _REVISION_FIELDS] for r in revisions],
         "twin": {k: final_state.get(k) for k in ("people", "action_items", "decisions", "open_questions")},
-        "answers": [{"question": q["text"], "answer": a, "seconds": s} for q, (a, s) in zip(gold["questions"], answers)],
+        "answers": [
+            {"question": q["text"], "answer": a, "seconds": s} for q, (a, s) in zip(gold["questions"], answers)
+        ],
+        "non_items_taken": score.non_items_taken,
         "speaker_words": words,  # (label, true speaker) per word heard: bench.speakers.attribution scores them
     }
     return score, detail
+
+
+@dataclass
+class ModeRun:
+    """One mode's scores: in all, per kind of conversation, and each conversation's details."""
+
+    mode: str
+    total: Score = field(default_factory=Score)
+    by_kind: dict[str, Score] = field(default_factory=dict)
+    kind_counts: dict[str, int] = field(default_factory=dict)
+    details: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, kind: str, score: Score, detail: dict[str, Any]) -> None:
+        self.total.add(score)
+        self.by_kind.setdefault(kind, Score()).add(score)
+        self.kind_counts[kind] = self.kind_counts.get(kind, 0) + 1
+        self.details.append({**detail, "mode": self.mode})
+
+
+NAME_WIDTH = 18
+HEADER = (f"{'AI-P':>5} {'AI-R':>5} {'AI-F1':>5} {'dec-R':>5} {'oq-R':>5} {'ppl-P':>5} {'QA':>5} {'q->a s':>6} "
+          f"{'inv':>4} {'non':>4} {'wall s':>6}")
 
 
 def fmt(value: float | None) -> str:
@@ -194,11 +260,121 @@ def row(name: str, score: Score, wall: str) -> str:
     seconds = score.answer_seconds
     q_to_a = f"{sum(seconds) / len(seconds):.1f}" if seconds else "-"
     return (
-        f"{name:<12} {fmt(score.action_items.precision):>5} {fmt(score.action_items.recall):>5} "
+        f"{name:<{NAME_WIDTH}} {fmt(score.action_items.precision):>5} {fmt(score.action_items.recall):>5} "
         f"{fmt(score.action_items.f1):>5} {fmt(score.decisions.recall):>5} {fmt(score.open_questions.recall):>5} "
         f"{fmt(score.people.precision):>5} {fmt(score.qa_accuracy):>5} {q_to_a:>6} "
-        f"{len(score.invented_owners):>4} {wall:>6}"
+        f"{len(score.invented_owners):>4} {len(score.non_items_taken):>4} {wall:>6}"
     )
+
+
+def tag_table(title: str, by_mode: dict[str, dict[str, Counts]]) -> list[str]:
+    """Action item recall per tag, one column per mode, with the number of gold items so tagged."""
+    tags = sorted({tag for counts in by_mode.values() for tag in counts})
+    lines = [f"{title:<{NAME_WIDTH}} {'items':>5} " + " ".join(f"{mode:>14}" for mode in by_mode)]
+    for tag in tags:
+        items = max(counts[tag].gold for counts in by_mode.values() if tag in counts)
+        recalls = [fmt(counts[tag].recall) if tag in counts else "  -  " for counts in by_mode.values()]
+        lines.append(f"{tag:<{NAME_WIDTH}} {items:>5} " + " ".join(f"{recall:>14}" for recall in recalls))
+    return lines
+
+
+def print_mode(run: ModeRun) -> None:
+    """A mode's table after its conversations: in all, per kind, per way an item was asked for."""
+    print(row("ALL", run.total, ""))
+    print(f"{'kind':<{NAME_WIDTH}} {HEADER}")
+    for kind in sorted(run.by_kind):
+        print(row(f"{kind} ({run.kind_counts[kind]})", run.by_kind[kind], ""))
+    print("\n".join(tag_table("said as: recall", {run.mode: run.total.said_as})))
+    print("\n".join(tag_table("owner by: recall", {run.mode: run.total.owner_by})), flush=True)
+
+
+def print_summary(runs: list[ModeRun], split: str) -> None:
+    print(f"\n== summary: {split}, the modes side by side ==")
+    print(f"{'mode':<{NAME_WIDTH}} {HEADER}")
+    for run in runs:
+        print(row(run.mode, run.total, f"{sum(d['wall_s'] for d in run.details):.0f}"))
+    print("\n".join(tag_table("said as: recall", {run.mode: run.total.said_as for run in runs})))
+    print("\n".join(tag_table("owner by: recall", {run.mode: run.total.owner_by for run in runs})))
+
+
+def load_golds(split: str, only: str | None) -> list[dict[str, Any]]:
+    """The gold conversations of ``split`` ("all": both splits); ``only``: these names (comma-separated)."""
+    splits = SPLITS if split == "all" else (split,)
+    golds = [json.loads(path.read_text(encoding="utf-8")) for s in splits for path in sorted((EVAL / s).glob("*.json"))]
+    if not only:
+        return golds
+    wanted = only.split(",")
+    missing = set(wanted) - {gold["name"] for gold in golds}
+    if missing:
+        raise SystemExit(f"not in the {split} split: {', '.join(sorted(missing))}")
+    return [gold for gold in golds if gold["name"] in wanted]
+
+
+async def run_mode(
+    mode: str, golds: list[dict[str, Any]], config: Config, backend: Any, recorded: dict[str, Any], speed: float
+) -> ModeRun:
+    """Every conversation in one mode, a row each as it ends.  ``recorded``: e2e replays from an earlier run
+    (only the conversations it has are run)."""
+    if mode != "e2e":
+        config = replace(config, speakers="off")  # the replayed lines carry their labels (or none)
+    elif recorded:
+        golds = [gold for gold in golds if gold["name"] in recorded]
+    run = ModeRun(mode)
+    print(f"== {mode}: {MODES[mode]} ({len(golds)} conversations) ==")
+    print(f"{'conversation':<{NAME_WIDTH}} {HEADER}", flush=True)
+    for gold in golds:
+        said = transcript_for(mode, gold, recorded.get(gold["name"]))
+        score, detail = await run_one(gold, config, backend, said, speed)
+        run.add(gold["kind"], score, detail)
+        print(row(gold["name"], score, f"{detail['wall_s']:.0f}"), flush=True)
+    print_mode(run)
+    return run
+
+
+def headline(score: Score) -> dict[str, Any]:
+    """The figures that say how well a conversation, a kind of them or a whole mode was understood."""
+    return {
+        "action_item_precision": _round(score.action_items.precision),
+        "action_item_recall": _round(score.action_items.recall),
+        "action_item_f1": _round(score.action_items.f1),
+        "decisions_recall": _round(score.decisions.recall),
+        "open_questions_recall": _round(score.open_questions.recall),
+        "people_precision": _round(score.people.precision),
+        "qa_accuracy": _round(score.qa_accuracy),
+        "invented_owners": len(score.invented_owners),
+        "non_items": score.non_items,
+        "non_items_taken": len(score.non_items_taken),
+    }
+
+
+def recall_per_tag(counts: dict[str, Counts]) -> dict[str, dict[str, Any]]:
+    return {tag: {"items": c.gold, "recall": _round(c.recall)} for tag, c in sorted(counts.items())}
+
+
+def mode_figures(run: ModeRun, speech: str, speakers: str) -> dict[str, Any]:
+    total = run.total
+    seconds = sorted(total.answer_seconds)
+    labelled = [[tuple(w) for w in d.get("speaker_words", [])] for d in run.details]
+    words = sum(map(len, labelled))
+    right = sum(attribution(w)[0] * len(w) for w in labelled if w)
+    return {
+        "speech": speech,
+        "conversations": len(run.details),
+        **headline(total),
+        "qa_fact_recall": _round(total.facts_found / total.facts if total.facts else None),
+        "questions": total.questions,
+        "answered": len(seconds),
+        "question_to_answer_s": {
+            "p50": seconds[len(seconds) // 2] if seconds else None,
+            "max": seconds[-1] if seconds else None,
+        },
+        # Share of words under the right speaker label (each conversation's labels matched to its speakers).
+        "speaker_attribution": _round(right / words if words and speakers != "off" else None),
+        "by_kind": {kind: {"conversations": run.kind_counts[kind], **headline(score)}
+                    for kind, score in sorted(run.by_kind.items())},
+        "said_as_recall": recall_per_tag(total.said_as),
+        "owner_by_recall": recall_per_tag(total.owner_by),
+    }
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
@@ -209,57 +385,38 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     config.vision = False
     config.twin_without_llm = args.llm == "none"  # the rules' twin and answers composed from it
     config.llm_drain_s = args.drain_s
+    golds = load_golds(args.split, args.only)
+    modes = list(MODES) if args.mode == "all" else [args.mode]
+    # An earlier run's e2e details (files from before the modes have no "mode": they were e2e).
+    recorded = {
+        d["name"]: d for d in json.loads(Path(args.replay).read_text()) if d.get("mode", "e2e") == "e2e"
+    } if args.replay else {}
+    speech = {"e2e": f"replayed from {args.replay}" if args.replay else "run",
+              "gold": "gold lines with the speakers' names", "gold-anonymous": "gold lines without names"}
     backend = make_backend(config)
-    names = args.only.split(",") if args.only else sorted(p.stem for p in EVAL.glob("*.json"))
-    total = Score()
-    details = []
-    print(f"{'conversation':<12} {'AI-P':>5} {'AI-R':>5} {'AI-F1':>5} {'dec-R':>5} {'oq-R':>5} "
-          f"{'ppl-P':>5} {'QA':>5} {'q->a s':>6} {'inv':>4} {'wall s':>6}", flush=True)
-    recorded = {d["name"]: d for d in json.loads(Path(args.replay).read_text())} if args.replay else {}
+    runs = []
     try:
-        for name in names:
-            gold = json.loads((EVAL / f"{name}.json").read_text())
-            if args.replay and name not in recorded:
-                continue
-            score, detail = await run_one(gold, config, backend, recorded.get(name), args.replay_speed)
-            total.add(score)
-            details.append(detail)
-            print(row(name, score, f"{detail['wall_s']:.0f}"), flush=True)
+        for mode in modes:
+            runs.append(await run_mode(mode, golds, config, backend, recorded, args.replay_speed))
     finally:
         if backend is not None:
             await backend.aclose()
-    print(row("ALL", total, ""))
+    if len(runs) > 1:
+        print_summary(runs, args.split)
     if args.details:
-        Path(args.details).write_text(json.dumps(details, indent=2) + "\n")
-    seconds = sorted(total.answer_seconds)
-    labelled = [[tuple(w) for w in d.get("speaker_words", [])] for d in details]
-    words = sum(map(len, labelled))
-    right = sum(attribution(w)[0] * len(w) for w in labelled if w)
+        Path(args.details).write_text(json.dumps([d for run in runs for d in run.details], indent=2) + "\n")
     return {
         "bench": "understanding",
+        "split": args.split,
         "llm": getattr(backend, "name", "none"),
         "llm_model": getattr(backend, "model", ""),
         "asr_model": config.asr_model,
         "speakers": config.speakers,
-        "conversations": len(details),
-        "speech": f"replayed from {args.replay}" if args.replay else "run",
-        "action_item_precision": _round(total.action_items.precision),
-        "action_item_recall": _round(total.action_items.recall),
-        "action_item_f1": _round(total.action_items.f1),
-        "decisions_recall": _round(total.decisions.recall),
-        "open_questions_recall": _round(total.open_questions.recall),
-        "people_precision": _round(total.people.precision),
-        "qa_accuracy": _round(total.qa_accuracy),
-        "qa_fact_recall": _round(total.facts_found / total.facts if total.facts else None),
-        "questions": total.questions,
-        "answered": len(seconds),
-        "question_to_answer_s": {
-            "p50": seconds[len(seconds) // 2] if seconds else None,
-            "max": seconds[-1] if seconds else None,
+        "conversations": len(golds),
+        "modes": {
+            run.mode: mode_figures(run, speech[run.mode], config.speakers if run.mode == "e2e" else "off")
+            for run in runs
         },
-        "invented_owners": len(total.invented_owners),
-        # Share of words under the right speaker label (each conversation's labels matched to its speakers).
-        "speaker_attribution": _round(right / words if words and config.speakers != "off" else None),
         "load_average_1m": round(os.getloadavg()[0], 2),
     }
 
@@ -273,7 +430,12 @@ def main() -> None:
     parser.add_argument("--llm", default="local", help="auto | groq | openai | local | none (default: local)")
     parser.add_argument("--llm-model", default="", help="model name or GGUF path; local: default Qwen, or smollm2")
     parser.add_argument("--asr-model", default="", help="speech model: base (default), tiny.en or a directory")
-    parser.add_argument("--only", help="conversations by name, comma-separated (e.g. standup,support)")
+    parser.add_argument("--split", default="dev", choices=[*SPLITS, "all"], help="which conversations (default: dev)")
+    parser.add_argument(
+        "--mode", default="all", choices=[*MODES, "all"],
+        help="e2e (speech included), gold (the gold lines with names), gold-anonymous (without), all (default)",
+    )
+    parser.add_argument("--only", help="conversations of the split by name, comma-separated (e.g. standup,support)")
     parser.add_argument(
         "--speakers", default="", choices=["", "auto", "voice", "off"],
         help="speaker labels from voice (default: auto, on when installed); off to score without them",
@@ -283,7 +445,7 @@ def main() -> None:
     parser.add_argument(
         "--replay", help="a --details file of an earlier run: feed its finals instead of running speech (cheap tuning)"
     )
-    parser.add_argument("--replay-speed", type=float, default=2.0, help="replayed finals, times real time")
+    parser.add_argument("--replay-speed", type=float, default=2.0, help="replayed and gold finals, times real time")
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args()
     logging.basicConfig(level=args.log_level)

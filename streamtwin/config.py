@@ -19,6 +19,9 @@ class Config:
     asr_model: str = "base"  # base (multilingual, default) | tiny.en | a CTranslate2 Whisper directory
     asr_threads: int = 0  # threads per decode; 0: one (the engine runs one worker per core)
     asr_language: str = "auto"  # auto (detect once speech starts) | en | de | ...
+    # Who is in the meeting ("Alice,Bob,Carol"): people from the start, and words Whisper is told to expect.
+    participants: list[str] = field(default_factory=list)
+    vocabulary: list[str] = field(default_factory=list)  # more words to expect ("Northwind,Kubernetes")
     asr_step_s: float = 0.0  # new audio that triggers another decode while speaking; 0: 0.25 live, 1.0 fast
     asr_max_window_s: float = 10.0  # hard cap on the decoded window
     asr_tail_s: float = 6.0  # silence encoded after each short window (less makes Whisper loop)

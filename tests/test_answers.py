@@ -166,3 +166,23 @@ def test_a_question_about_a_person_wants_an_answer_about_them_and_the_twin_answe
     assert twin_answer(question, STATE) == "Action items: Carol: fix the search page (due Wednesday)."
     assert twin_answer("Assistant, where did Carol work before?", STATE) == ""  # not about her tasks
     assert check("Carol fixes the search page by Wednesday.", "Assistant, what is Dave working on?") == ""  # not a person here
+
+
+def test_an_answer_is_shaped_by_what_is_asked():
+    from streamtwin.assistant.answers import answer_shape
+
+    assert answer_shape("Assistant, who is booking the venue?").startswith("Start with the name")
+    assert answer_shape("Assistant, when does the scaffolding come down?").startswith("Start with the day")
+    assert answer_shape("Assistant, what did we decide about the launch?").startswith("Say what was decided")
+    assert answer_shape("Assistant, what are the action items?").startswith("List them")
+    assert answer_shape("Assistant, is the heater fixed?") == ""
+
+
+def test_what_was_decided_about_a_topic_answers_with_that_decision_or_lets_the_transcript_answer():
+    from streamtwin.assistant.answers import twin_answer
+
+    state = {**empty_state(), "decisions": ["Launch the app in May", "Move the office to Leeds"]}
+    assert twin_answer("Assistant, what did we decide about the launch?", state) == "Decisions: Launch the app in May."
+    # Nothing decided about the mobile version in the twin: no "No decisions so far", the transcript answers.
+    assert twin_answer("Assistant, what did we decide about the mobile version?", state) == ""
+    assert twin_answer("Assistant, what did we decide?", {**empty_state()}) == "No decisions so far."

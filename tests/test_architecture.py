@@ -57,8 +57,10 @@ PURE = {
     "streamtwin.twin.merge",
     "streamtwin.twin.mirror",
     "streamtwin.twin.model",
+    "streamtwin.twin.phrasings",
     "streamtwin.twin.revisable",
     "streamtwin.twin.verifier",
+    "streamtwin.twin.vote",
     "streamtwin.vision.frames",
     "streamtwin.vision.images",
 }

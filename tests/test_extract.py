@@ -240,3 +240,83 @@ def test_a_task_asked_of_everyone_is_not_the_askers():
     rules.add("Yes, the Calvin cycle will be on the quiz. For next week, everyone please read chapter five.", "S1")
     assert rules.voice_name("S1") == "Professor Hill"
     assert rules.requests() == [("read chapter five", "Professor Hill")]
+
+
+# --- everyday phrasings (written apart from the evaluation set: general grammar, not its sentences) ---------
+
+
+def owners_of(*utterances: str | tuple[str, str]) -> list[tuple[str, str, str]]:
+    rules = RuleExtractor()
+    for utterance in utterances:
+        speaker, text = utterance if isinstance(utterance, tuple) else ("", utterance)
+        rules.add(text, speaker)
+    return [(a["owner"], a["text"], a["due"]) for a in rules.draft()["action_items"]]
+
+
+def test_requests_said_many_ways_name_their_owner():
+    assert owners_of("Action item for Kim: renew the parking permits.") == [("Kim", "renew the parking permits", "")]
+    assert owners_of("Lee to update the budget by Q3.") == [("Lee", "update the budget", "Q3")]
+    assert owners_of("Let's have Ana own the rollout.") == [("Ana", "own the rollout", "")]
+    assert owners_of("Can you send me the contract by Monday, Ravi?") == [("Ravi", "send me the contract", "Monday")]
+    assert owners_of("José, I'd like you to draft the press release.") == [("José", "draft the press release", "")]
+    assert owners_of("Okay. Xin, could you look into the login errors before Friday?") == [
+        ("Xin", "look into the login errors", "Friday")
+    ]
+    assert owners_of("Siobhan, fix the rota this afternoon, please.") == [("Siobhan", "fix the rota", "this afternoon")]
+    assert owners_of("Tom, great point.", "Anna, the results are in.", "Mike, welcome to the team.") == []
+
+
+def test_a_volunteer_for_what_was_asked_of_anyone_owns_it_and_the_asker_does_not():
+    assert owners_of(("Ana", "Can someone call the plumber?"), ("Ben", "I'll do it.")) == [
+        ("Ben", "call the plumber", "")
+    ]
+    assert owners_of(("Ana", "Can anyone check the fire alarm?"), ("Ana", "I can do that.")) == []
+
+
+def test_a_task_handed_over_changes_owner_and_a_task_called_off_goes():
+    assert owners_of("Ravi, please order the chairs.", "Actually, let Maria take that instead.") == [
+        ("Maria", "order the chairs", "")
+    ]
+    assert owners_of("Zoë, please book the room for Thursday.", "Hand that to Björn.") == [
+        ("Björn", "book the room", "Thursday")
+    ]
+    assert owners_of("Tom, please book the bus.", "Forget the bus, we are walking.") == []
+    assert owners_of("Tom, please book the bus.", "Don't forget the bus tickets.") == [("Tom", "book the bus", "")]
+
+
+def test_what_is_asked_for_the_moment_is_no_task():
+    assert owners_of("Sam, can you see my screen?") == []
+    assert owners_of("Dana, can you hear me?") == []
+    assert owners_of("Could you repeat that, Priya?") == []
+
+
+def test_a_question_or_a_denial_decides_nothing():
+    assert draft_of("Did we decide to launch in May?")["decisions"] == []
+    assert draft_of("We have not agreed on the price yet.")["decisions"] == []
+    assert draft_of("We agreed to launch in May.")["decisions"] == ["To launch in May"]
+
+
+def test_common_words_at_a_sentences_start_are_nobody():
+    assert owners_of("Back to the agenda.", "Nice to meet you all.", "Time to wrap up by Friday.") == []
+
+
+def test_a_thanks_or_an_answer_names_the_voice_that_spoke_just_before():
+    rules = RuleExtractor()
+    rules.add("Good morning, everyone. Let's start.", "S1")
+    rules.add("Thanks, Alice. The website is almost ready.", "S2")
+    rules.add("Can you check the freezer temperatures?", "S3")
+    rules.add("Right away, Mo.", "S2")
+    rules.add("I will send the agenda after the meeting.", "S1")
+    assert rules.voice_name("S1") == "Alice" and rules.voice_name("S3") == "Mo"
+    assert rules.voice_name("S2") == ""  # nobody answered them by name
+    assert [(a["owner"], a["text"]) for a in rules.draft()["action_items"]] == [
+        ("Alice", "send the agenda after the meeting")
+    ]
+
+
+def test_a_request_right_after_a_thanks_in_the_same_utterance_is_for_the_one_thanked():
+    # Whisper often moves the stop: "Thank you. Bob, can you send ...?" comes out "Thank you, Bob. Can you ...?"
+    assert owners_of("Thank you, Bob. Can you send the cost report by Friday?") == [
+        ("Bob", "send the cost report", "Friday")
+    ]
+    assert owners_of("Thanks, Tom.", "Can you share the slides?") == []  # another utterance: not said to Tom

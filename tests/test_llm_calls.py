@@ -45,3 +45,17 @@ async def test_a_cancelled_stream_hands_over_what_already_came():
     await asyncio.gather(task, return_exceptions=True)
     assert deltas == ["".join(bursts[0])]
     assert stats.text == deltas[0] and stats.deltas == 10
+
+
+async def test_a_second_stream_with_the_same_stats_times_itself_never_a_negative_first_token():
+    """An answer that failed its check is asked again with the same stats (assistant.done's ttft_ms):
+    the first token of the first stream came before the second began (ttft_ms was -3721 on meeting.wav)."""
+    now = [100.0]
+    caller = Caller(BurstBackend([tokens(0, 2)]), lambda event: None, lambda: now[0], 10.0)
+    stats = StreamStats()
+    await caller.stream(REQUEST, stats)
+    now[0] = 104.0  # the check, then the retry
+    caller.backend = BurstBackend([tokens(1, 2)])
+    await caller.stream(REQUEST, stats)
+    assert stats.began == 104.0 and stats.ttft_ms() == 0.0
+    assert stats.deltas == 2

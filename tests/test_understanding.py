@@ -1,5 +1,6 @@
-"""One evaluation conversation end to end (speech, SmolLM2, scoring): the harness
-produces a complete score.  No threshold: SmolLM2 is the fast, weak CI model."""
+"""One evaluation conversation end to end (speech, SmolLM2, scoring) and heard perfectly (the gold
+lines replayed, with names and without, the rule-based twin): the harness produces a complete score
+in every mode.  No threshold: SmolLM2 is the fast, weak CI model, and the rules are what they are."""
 
 from __future__ import annotations
 
@@ -7,25 +8,57 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
+def run_standup(mode: str, *options: str) -> dict[str, Any]:
+    """``bench.understanding`` on the dev standup in one mode: its table's first rows, then that mode's figures."""
     process = subprocess.run(
-        [sys.executable, "-m", "bench.understanding", "--llm", "local", "--llm-model", "smollm2", "--only", "standup"],
+        [sys.executable, "-m", "bench.understanding", "--mode", mode, "--only", "standup", *options],
         cwd=ROOT, capture_output=True, text=True, timeout=900,
     )
     assert process.returncode == 0, process.stderr
     lines = process.stdout.strip().splitlines()
-    assert lines[0].split()[:2] == ["conversation", "AI-P"] and lines[1].startswith("standup")
+    assert lines[0].startswith(f"== {mode}:") and lines[1].split()[:2] == ["conversation", "AI-P"], lines[:2]
+    assert lines[2].startswith("standup")
     result = json.loads(lines[-1])
-    assert result["bench"] == "understanding" and result["conversations"] == 1
-    assert result["llm"] == "local" and result["llm_model"] == "smollm2"
-    assert result["questions"] == 2  # both questions to the assistant were looked for
+    assert result["bench"] == "understanding" and result["split"] == "dev" and result["conversations"] == 1
+    assert list(result["modes"]) == [mode]
+    figures = result["modes"][mode]
+    assert figures["questions"] == 2  # both questions to the assistant were looked for
     for key in ("action_item_f1", "action_item_recall", "qa_accuracy", "qa_fact_recall", "open_questions_recall"):
-        assert isinstance(result[key], float) and 0.0 <= result[key] <= 1.0, key
-    assert isinstance(result["invented_owners"], int)
+        assert isinstance(figures[key], float) and 0.0 <= figures[key] <= 1.0, key
+    assert isinstance(figures["invented_owners"], int)
+    assert set(figures["by_kind"]) == {"stand-up"} and figures["said_as_recall"]["i_will"]["items"] == 3
+    return result
+
+
+def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
+    result = run_standup("e2e", "--llm", "local", "--llm-model", "smollm2")
+    assert result["llm"] == "local" and result["llm_model"] == "smollm2"
+    assert result["modes"]["e2e"]["speech"] == "run"
+
+
+def test_the_gold_lines_replayed_with_and_without_names_get_a_complete_score():
+    for mode in ("gold", "gold-anonymous"):
+        result = run_standup(mode, "--llm", "none", "--replay-speed", "50")
+        assert result["modes"][mode]["speaker_attribution"] is None  # nothing was heard, so no labels to score
+
+
+def test_gold_lines_are_sent_as_a_room_sends_them_or_without_names():
+    from bench.understanding import gold_transcript
+
+    gold = {"lines": [{"speaker": "Anna", "text": "Tom, go first.", "start": 0.5, "end": 1.5},
+                      {"speaker": "Tom", "text": "I'll fix the bug.", "start": 2.0, "end": 3.0}]}
+    named = gold_transcript(gold, named=True)
+    assert [(f.text, f.start, f.end, f.utterance, f.utterance_end) for f in named] == [
+        ("Tom, go first.", 0.5, 1.5, 1, True), ("I'll fix the bug.", 2.0, 3.0, 2, True)]
+    assert [(f.speaker, f.speaker_name) for f in named] == [("Anna", "Anna"), ("Tom", "Tom")]
+    anonymous = gold_transcript(gold, named=False)
+    assert [(f.text, f.speaker, f.speaker_name) for f in anonymous] == [
+        ("Tom, go first.", "", ""), ("I'll fix the bug.", "", "")]
 
 
 def test_replayed_finals_keep_their_utterances_and_speakers():

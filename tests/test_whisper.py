@@ -224,3 +224,37 @@ def test_new_window_shapes_do_not_keep_memory():
     out = subprocess.run([sys.executable, "-c", SHAPES], env={**env, "PYTHONPATH": str(Path.cwd())},
                          capture_output=True, text=True, check=True, timeout=300)
     assert float(out.stdout.split()[-1]) < 18
+
+
+def test_a_glossary_is_kept_ahead_of_the_earlier_text_and_never_cut_for_a_batch_mate(base, monkeypatch):
+    """--participants/--vocabulary reach Whisper as a glossary before the earlier text.  Prompts in one
+    generate call are cut to one length (CTranslate2), so jobs of another glossary decode in a call of
+    their own, and within one the earlier text gives way, never the glossary."""
+    audio, spoken = turns("meeting")
+    clip = window(audio, spoken[1]["start"], spoken[1]["end"])
+    model = base._fw.model
+    seen: list[list[list[int]]] = []
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(model, name)
+
+        def generate(self, encoded, prompts, **options):
+            seen.append(prompts)
+            return model.generate(encoded, prompts, **options)
+
+    monkeypatch.setattr(base._fw, "model", Recording())
+    long_prompt = " ".join(["Good morning everyone, let's start the weekly planning meeting."] * 4)
+    named = "Alice, Bob, Carol, Northwind."
+    jobs = [WindowJob(clip, long_prompt, "en", glossary=named), WindowJob(clip, "Good morning.", "en"),
+            WindowJob(clip, "Morning.", "en", glossary=named)]
+    results = base.decode(jobs)
+    tokenizer = base.tokenizer("en")
+    glossary = tokenizer.encode(" " + named)
+    sot = tokenizer.sot_sequence[0]
+    batches = sorted(seen, key=len)
+    assert [len(batch) for batch in batches] == [1, 2]  # no glossary alone; the two with one together
+    for prompt in batches[1]:
+        assert prompt[1 : 1 + len(glossary)] == glossary  # right after <|startofprev|>, whole
+    assert len({prompt.index(sot) for prompt in batches[1]}) == 1  # one position in the batch
+    assert all(result.text.strip() for result in results)

@@ -193,6 +193,7 @@ class Assistant:
         revised = line[: len(line) - len(text)] + revision.text
         self.window.revise(at, line, revised)
         self._hear(revised, revision.text, revision.speaker_name or revision.speaker)
+        self.twin_updater.show_rules(self.media_time)
 
     def _on_revised_question(self, revision: TranscriptRevised) -> None:
         """A revised utterance that asks the assistant something: the twin knows it was asked, and the driver
@@ -222,6 +223,7 @@ class Assistant:
         # Heard as said: the rules' guess at a voice's name is no evidence that the name is a person's
         # (a misheard "Reng, please fix ..." named the voice that answered).
         self._hear(line, utterance.text, utterance.speaker)
+        self.twin_updater.show_rules(self.media_time)  # what the rules found, at once (heard: now grounded)
         if addressed is not None:
             self.twin_updater.asked(addressed)
         self._run(self.policy.on_final(self._clock(), utterance.text, utterance.number))
@@ -234,7 +236,7 @@ class Assistant:
         """Into the session's index of what was said: the line with its speaker's name, never a voice's
         label (an owner or a person "S2" is pruned as nobody)."""
         if is_voice_label(speaker):
-            self.heard.add(text)
+            self.heard.add(text, voice=speaker)
         else:
             self.heard.add(line, speaker)  # a participant's or a voice's name is a name, said or not
 

@@ -135,9 +135,29 @@ def compose_from_twin(kind: str, state: dict[str, Any], question: str = "") -> s
         return "Action items: " + "; ".join(_action_item_text(item) for item in chosen) + "."
     label = {DECISIONS: "Decisions", OPEN_QUESTIONS: "Open questions"}[kind]
     entries = state[kind]
+    about = _asked(question) - key_words("decide decided decision open question questions still")
+    if about and entries:  # "what did we decide about the launch?": the entries about the launch
+        entries = [entry for entry in entries if key_words(entry) & about]
     if not entries:
-        return f"No {label.lower()} so far."
+        # About a topic the twin holds nothing on: let what was said answer, not "none so far".
+        return "" if about else f"No {label.lower()} so far."
     return f"{label}: " + "; ".join(entry.rstrip(".?") for entry in entries) + "."
+
+
+def answer_shape(question: str) -> str:
+    """How an answer to ``question`` should start: a who-question with the name, a when-question with the
+    day, a list question with the list; "" for any other."""
+    lowered = question.lower()
+    listed = re.search(r"\bwhat (?:are|were) (?:the|our)\b", lowered)
+    if question_kind(question) in (ACTION_ITEMS, OPEN_QUESTIONS) or listed:
+        return "List them, one short line each (for a task: who, what, by when); nothing else."
+    if question_kind(question) == DECISIONS:
+        return "Say what was decided, in one sentence; if nothing was decided about it, say so."
+    if re.search(r"\bwho\b", lowered):
+        return "Start with the name of the person (or people); then at most one short sentence."
+    if re.search(r"\bwhen\b|\bwhat (?:day|date|time)\b|\bby when\b", lowered):
+        return "Start with the day, date or time; then at most one short sentence."
+    return ""
 
 
 def twin_answer(question: str, state: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ from streamtwin.assistant.driver import DriverPolicy
 from streamtwin.assistant.effort import EffortPolicy
 from streamtwin.assistant.generation import Generator
 from streamtwin.assistant.llm_calls import Caller
-from streamtwin.assistant.prompts import SYSTEM_PROMPT
+from streamtwin.assistant.prompts import SYSTEM_PROMPT, with_participants
 from streamtwin.assistant.summary import SummaryFolder
 from streamtwin.assistant.twin_updates import TwinJobs, TwinUpdater
 from streamtwin.config import Config
@@ -50,7 +50,9 @@ def build_assistant(
     ``emit``; ``latest_keyframe`` is the video stage's hook, so the assistant never depends on the stage."""
     twin_max_tokens = max(512, 2 * config.llm_max_tokens)
     context_tokens = config.llm_context_tokens or (backend.context_tokens if backend else 4096)
-    window = ContextWindow.for_model(context_tokens, SYSTEM_PROMPT, twin_max_tokens - config.llm_max_tokens)
+    window = ContextWindow.for_model(
+        context_tokens, with_participants(SYSTEM_PROMPT, config.participants), twin_max_tokens - config.llm_max_tokens
+    )
     in_flight = backend.max_in_flight if backend else 1
     backend_name = backend.name if backend else "none"
     policy = DriverPolicy(
@@ -86,6 +88,9 @@ def build_assistant(
     twin_updater = TwinUpdater(
         caller, window, heard, emit, clock, report_error, max_tokens=twin_max_tokens, effort=effort,
     )
+    for name in config.participants:  # people from the first word, whether or not their names are heard
+        heard.know(name)
+        twin_updater.rules.extractor.know(name)
     twin_jobs = TwinJobs(
         twin_updater, policy, slots, clock, media_time, report_error, lambda: assistant.arm_timer(),
         enabled=twin_updates, every_utterances=twin_every_utterances,

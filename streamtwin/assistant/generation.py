@@ -24,7 +24,9 @@ from streamtwin.events import AssistantDelta, AssistantDone, AssistantStarted, A
 from streamtwin.llm.backend import Answering, Backend, ChatRequest
 from streamtwin.llm.failover import FailoverBackend
 from streamtwin.assistant.llm_calls import Caller, StreamStats
-from streamtwin.assistant.answers import NO_ANSWER, AnswerChecker, quote_answer, twin_answer, worth_retrying
+from streamtwin.assistant.answers import (
+    NO_ANSWER, AnswerChecker, answer_shape, quote_answer, twin_answer, worth_retrying,
+)
 from streamtwin.assistant.context import ContextWindow
 from streamtwin.assistant.prompt_layout import PromptImage
 from streamtwin.assistant.driver import Start
@@ -202,7 +204,8 @@ class Generator:
     def _request(self, start: Start, question: str | None, images: list[PromptImage]) -> ChatRequest:
         if question:
             prompt = self.window.render(
-                in_language(QUESTION_INSTRUCTION.format(question=question), self.language),
+                in_language(QUESTION_INSTRUCTION.format(question=question, shape=answer_shape(question)).rstrip(),
+                            self.language),
                 twin_state=self.twin_updater.twin.state,
                 images=images,
             )

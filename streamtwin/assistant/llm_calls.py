@@ -87,8 +87,11 @@ class Caller:
         A backend that never waits hands its text over when it ends.  ``on_answering``
         hears which backend answers, from a backend over several; when one takes over
         mid-stream (``restart``) the text so far is dropped from the result and the
-        timing starts again at the new backend's first token."""
+        timing starts again at the new backend's first token.  ``stats`` times this stream alone: an answer
+        asked again (its first reply failed the check) reports its second stream, never a first token
+        from before it began."""
         stats.began = self._clock()
+        stats.first_token, stats.ended, stats.deltas, stats.finished = None, None, 0, None
         loop = asyncio.get_running_loop()
         pieces: list[str] = []  # one per loop turn
         pending: list[str] = []  # this turn's tokens

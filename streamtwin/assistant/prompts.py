@@ -19,7 +19,7 @@ COMMENT_INSTRUCTION = "Comment on the latest lines in one short sentence, or rep
 # The question goes in verbatim: it is the task, not one more line of context.
 QUESTION_INSTRUCTION = (
     "Someone just asked you: {question}\n"
-    "Answer that question only, in at most three sentences, from the transcript and the twin state above."
+    "Answer that question only, in at most three sentences, from the transcript and the twin state above. {shape}"
 )
 RETRY_INSTRUCTION = "Your previous answer was not used ({problem}). Answer again, differently and only from what was said."
 TWIN_INSTRUCTION = (
@@ -47,6 +47,12 @@ _LANGUAGE_NAMES = {
     "nl": "Dutch", "pl": "Polish", "ru": "Russian", "uk": "Ukrainian", "tr": "Turkish", "sv": "Swedish",
     "ja": "Japanese", "zh": "Chinese", "ko": "Korean", "ar": "Arabic", "hi": "Hindi",
 }
+
+
+def with_participants(system: str, names: list[str]) -> str:
+    """The system prompt, told who is in the meeting (``--participants``): the same for the whole session,
+    so it stays in the cached front."""
+    return f"{system} The participants are: {', '.join(names)}." if names else system
 
 
 def in_language(instruction: str, code: str) -> str:

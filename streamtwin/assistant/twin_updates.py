@@ -1,4 +1,4 @@
-"""One twin update: a schema-constrained call (N samples and up to K revisions, as many as
+"""One twin update: a schema-constrained call (N samples, voted, and up to K revisions, as many as
 the backend's measured speed fits in the update's latency budget), judged by the verifier
 against everything heard this session, joined with the rule-based draft, published as a
 patch.  Without a model the draft alone is the twin.
@@ -58,6 +58,7 @@ class TwinUpdater:
         self.verifier = Verifier()
         self.rules = RevisableRules()
         self.sighting: Sighting | None = None  # what set the scene the camera shows
+        self._shown_digest: tuple[int, ...] = ()  # the rules' draft as of the last patch (what show_rules compares)
         self._voice_names: dict[str, str] = {}  # voice label -> the name it gave
         self._asked: deque[str] = deque(maxlen=32)  # the latest questions to the assistant
         # Every entry the rules have drafted (the latest of each kind): what a revision may take back.
@@ -94,6 +95,18 @@ class TwinUpdater:
         """Who the voice labelled ``label`` is: the name it gave, else the one the rules saw it answer to."""
         return self._voice_names.get(label) or self.rules.extractor.voice_name(label)
 
+    def show_rules(self, media_time: float) -> None:
+        """Publish at once what the rules found since the last patch (an item said explicitly reaches
+        viewers with its utterance, not after the next model update, which on a CPU takes tens of seconds).
+        Nothing is sent when nothing changed; the model's next update joins the same draft."""
+        if self._draft_digest() != self._shown_digest:
+            self._publish(self._unchanged(), ["rules"], self.sighting, media_time, media_time)
+
+    def _draft_digest(self) -> tuple[int, ...]:
+        draft = self.rules.extractor.draft()
+        return tuple(hash(json.dumps(draft[kind], sort_keys=True)) for kind in ("action_items", "decisions",
+                                                                                 "open_questions", "people"))
+
     def freshest(self) -> dict[str, Any]:
         """The twin with what the rules found since its last update (grounded): for answers,
         which should not wait for the next update."""
@@ -103,10 +116,12 @@ class TwinUpdater:
         """Joined with the rules' draft, pruned to what was heard, owners only people and not those who
         asked for the task, no question to us as open, no unowned item that repeats another entry."""
         draft = self.rules.extractor.draft()
+        for label, name in {**self.rules.extractor.voice_names(), **self._voice_names}.items():
+            self.heard.name_voice(label, name)  # what a voice said is that person's, for the owner check
         for kind, entries in self._drafted.items():
             entries.extend([e for e in draft[kind] if e not in entries])
         state = retracted_dropped(state, self._drafted, draft)
-        pruned = self.verifier.prune(merge_draft(state, draft), self.heard)
+        pruned = self.verifier.prune(merge_draft(state, draft, self.rules.extractor.superseded()), self.heard)
         assert pruned is not None
         owned = not_the_askers(owners_among(pruned, self.rules.extractor.persons()), self.rules.extractor.requests())
         return unowned_repeats_dropped(not_asked_of_us(owned, self._asked))
@@ -138,7 +153,7 @@ class TwinUpdater:
         raws = await self._sample(request, effort.samples, budget_end)
         self.effort.observe_reply(approx_tokens(raws[0]))
         origins = ["sample"] * len(raws)
-        verdict = self.verifier.pick(raws, self.twin, self.heard)
+        verdict = self.verifier.vote(raws, self.twin, self.heard)
         for round_number in range(1, effort.refine + 1):
             best = verdict.scores[verdict.winner if verdict.winner is not None else 0]
             critique = self.verifier.critique(best)
@@ -158,7 +173,7 @@ class TwinUpdater:
             except TimeoutError:
                 break
             origins.append(f"revision {round_number}")
-            verdict = self.verifier.pick(raws, self.twin, self.heard)
+            verdict = self.verifier.vote(raws, self.twin, self.heard)
         self._publish(verdict, origins, sighting, context_time, media_time(), effort)
 
     async def _sample(self, request: ChatRequest, samples: int, budget_end: float) -> list[str]:
@@ -198,6 +213,7 @@ class TwinUpdater:
             errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
             self._emit(Error(code="twin_invalid", message=f"model output rejected, the twin takes only what the rules found: {errors}"))
             verdict, origins = self._unchanged(), ["rules"]  # what the rules found still counts
+        self._shown_digest = self._draft_digest()
         state = self._grounded(verdict.state)
         state["action_items"] = assign_ids(state["action_items"], self.twin.state["action_items"], self.twin.last_id)
         scene = settle_scene(state["scene"], self.twin.state["scene"], sighting, context_time)

@@ -250,6 +250,16 @@ def _add_speech_flags(parser: argparse.ArgumentParser) -> None:
         "speech is transcribed, never translated",
     )
     group.add_argument(
+        "--participants", type=_csv, default=None, metavar="NAMES",
+        help='who is in the meeting, comma-separated ("Alice,Bob,Carol"): people from the first word (the '
+        "twin's owners, answers), and names speech recognition is told to expect",
+    )
+    group.add_argument(
+        "--vocabulary", type=_csv, default=None, metavar="WORDS",
+        help='words speech recognition should expect, comma-separated ("Northwind,Kubernetes"): product, '
+        "place and team names Whisper would otherwise spell as common words",
+    )
+    group.add_argument(
         "--asr-threads", type=int, default=None, metavar="N",
         help="threads per decode (default 1; the shared engine runs one decode per core, several sessions at once)",
     )

@@ -78,6 +78,8 @@ class SpeechStage:
         language = check_language(engine, config.asr_language)
         self.language = "en" if language == "auto" and not engine.model.multilingual else language
         self._vad = StreamingVAD()
+        expected = [*config.participants, *config.vocabulary]
+        self._glossary = f"{', '.join(expected)}." if expected else ""  # names and words Whisper should expect
         self._buffer = AudioBuffer()
         self._pending = np.zeros(0, dtype=np.float32)  # samples not yet scored by the VAD
         self._policy = StreamingTranscriber(
@@ -186,7 +188,7 @@ class SpeechStage:
         revise = request.kind == "revise"
         beam = self._revise_beam if revise else 0
         return request, WindowJob(audio, request.prompt, language, beam, timestamps=revise,
-                                  trim_loops=request.kind == "step")
+                                  trim_loops=request.kind == "step", glossary=self._glossary)
 
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""

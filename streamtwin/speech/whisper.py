@@ -49,6 +49,10 @@ def encoder_width(frames: int, tail_frames: int) -> int:
     return min(-(-(frames + tail_frames) // WIDTH_STEP) * WIDTH_STEP, FULL_FRAMES)
 
 
+MAX_PROMPT_TOKENS = 100  # earlier text (and glossary) a window is decoded after
+MAX_GLOSSARY_TOKENS = 48
+
+
 @dataclass(frozen=True)
 class WindowJob:
     """One window to transcribe: mono 16 kHz audio, earlier text as context, a language or None to detect."""
@@ -63,6 +67,7 @@ class WindowJob:
     # A tentative decode (a growing-window step: the next one checks it) that loops keeps the words up to
     # where it started to say them again, instead of paying for a decode at full padding.
     trim_loops: bool = False
+    glossary: str = ""  # names and words to expect ("Alice, Bob, Northwind."), kept ahead of the prompt
 
 
 @dataclass
@@ -174,8 +179,10 @@ class ShortWindowWhisper:
         languages = self._languages(jobs, encoded)
         results: list[WindowResult] = [None] * len(jobs)  # type: ignore[list-item]
         beams = [job.beam_size or self.beam_size for job in jobs]
-        modes = [(beam, job.timestamps) for beam, job in zip(beams, jobs)]
-        for mode in sorted(set(modes)):  # one search width and one prompt form per generate call
+        # One search width, one prompt form and one glossary per generate call: prompts in a batch are cut to
+        # one length, and a glossary must not be cut for another session's shorter context.
+        modes = [(beam, job.timestamps, job.glossary) for beam, job in zip(beams, jobs)]
+        for mode in sorted(set(modes)):
             group = [i for i, m in enumerate(modes) if m == mode]
             view = encoded if len(group) == len(jobs) else _rows(encoded, group)
             decoded = self._generate([jobs[i] for i in group], view, [frames[i] for i in group],
@@ -228,17 +235,24 @@ class ShortWindowWhisper:
     def _generate(
         self, jobs: list[WindowJob], encoded: Any, frames: list[int], languages: list[tuple[str, float]], beam: int
     ) -> list[WindowResult]:
-        earlier = [
-            self.tokenizer(language).encode(" " + job.prompt.strip())[-100:] if job.prompt.strip() else []
+        glossaries = [
+            self.tokenizer(language).encode(" " + job.glossary.strip())[:MAX_GLOSSARY_TOKENS] if job.glossary else []
             for job, (language, _) in zip(jobs, languages)
         ]
-        # CTranslate2 needs <|startoftranscript|> at one position in a batch: equal context lengths.
-        keep = min(len(tokens) for tokens in earlier)
+        earlier = [
+            self.tokenizer(language).encode(" " + job.prompt.strip())[-(MAX_PROMPT_TOKENS - len(glossary)):]
+            if job.prompt.strip() else []
+            for job, (language, _), glossary in zip(jobs, languages, glossaries)
+        ]
+        # CTranslate2 needs <|startoftranscript|> at one position in a batch: equal context lengths.  The
+        # earlier text gives way (the batch shares one glossary).
+        keep = min(len(glossary) + len(tokens) for glossary, tokens in zip(glossaries, earlier))
         prompts = []
         caps = []
-        for job, (language, _), context in zip(jobs, languages, earlier):
+        for job, (language, _), glossary, text in zip(jobs, languages, glossaries, earlier):
             tokenizer = self.tokenizer(language)
-            prompt = [tokenizer.sot_prev, *context[len(context) - keep :]] if keep else []
+            context = [*glossary, *text[len(text) - (keep - len(glossary)) :]] if keep else []
+            prompt = [tokenizer.sot_prev, *context] if keep else []
             mode = [] if job.timestamps else [tokenizer.no_timestamps]
             prompts.append([*prompt, *tokenizer.sot_sequence, *mode])
             caps.append(token_cap(len(job.audio) / SAMPLE_RATE))

@@ -16,7 +16,9 @@ ORDINAL = r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seve
 DUE = re.compile(
     rf"\b(?:(?:by|before|on|until|for)\s+)?(?:the\s+)?("
     rf"(?:next\s+|this\s+)?{DAY}(?:\s+(?:morning|afternoon|evening))?"
-    rf"|tomorrow(?:\s+(?:morning|afternoon|evening))?|today|tonight|next\s+week|this\s+week|next\s+month"
+    rf"|tomorrow(?:\s+(?:morning|afternoon|evening))?|today|tonight|this\s+(?:morning|afternoon|evening)"
+    rf"|next\s+week|this\s+week|next\s+month|q[1-4]|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:quarter|year|day)"
+    rf"|in\s+(?:a|one|two|three|four|\d+)\s+(?:days?|weeks?)"
     rf"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:week|month|{MONTH})"
     rf"|within\s+(?:one|a|two|\d+)\s+(?:days?|weeks?)"
     rf"|{ORDINAL}\s+of\s+{MONTH}|{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"

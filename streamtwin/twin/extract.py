@@ -21,86 +21,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from streamtwin.twin import phrasings as say
 from streamtwin.twin.due import DATE, NOT_DATE, task_and_due
 from streamtwin.twin.heard import UNASSIGNED, key_words, overlap
-
-_NAME = r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?"
-_NOT_NAMES = frozenset(
-    """assistant okay ok yes yeah no sure thanks thank great good nice right fine hi hello hey well so then and but
-    first second third today tomorrow tonight please sorry actually agreed also another one what who how why when
-    where which is are can could will would should do does did let we i you he she they it this that the a an
-    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
-    september october november december english now just maybe perhaps anyway look see come listen wait alright next
-    finally still""".split()
-)
-# A request to the person addressed: "<Name>, please fix ...", "<Name>, can you send ...".
-_REQUEST = re.compile(
-    rf"^(?:(?:ok(?:ay)?|great|nice|good|so|and|right|then|yes)[,.!]?\s+)*(?P<name>{_NAME}),?\s+"
-    r"(?:please\s+|can you\s+|could you\s+|would you\s+|will you\s+|you will\s+|you'll\s+)(?P<task>.+)",
-)
-_THIRD_PERSON = re.compile(rf"(?:^|,\s*|\bso\s+|\bno,?\s+)(?P<name>{_NAME})(?:,\s+will|\s+will|\s+rents|\s+books|\s+sends)\s+(?P<task>.+)")
-_FIRST_PERSON = re.compile(r"\b(?:i will|i'll|i am going to|i can)\s+(?P<task>.+)", re.IGNORECASE)
-# The name may end the utterance: "Thank you, Anna." is often one of its own (a pause after it).
-_THANKED = re.compile(rf"^(?:thanks|thank you|great|okay|ok|good|yes)[,.!]?\s+(?:{_NAME}[,.!]?(?:\s+|$))?", re.IGNORECASE)
-_GREETING = r"(?i:thanks|thank you|hi|hello|hey|yes|great|okay|sure|sorry)"
-# "Thanks, Tom." / "Hi Emma," (greeted: not given the floor) and "Mike, how about you?" (given the floor).
-_GREETED = re.compile(rf"^{_GREETING}[,.]?\s+(?P<name>{_NAME})[,.!?]")
-_VOCATIVE = re.compile(rf"^(?P<name>{_NAME}),\s")
-_LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{_NAME})[.!?]$")
-# "Chris?" on its own: the next request is Chris's.  Not "Impressive." or "Come." (a misheard "Tom,"):
-# only a question mark or a comma makes a lone word a call.
-# "Professor Hill, is the Calvin cycle on the quiz?" (the comma often unheard): a question to them.
-_TITLED_QUESTION = re.compile(r"^(?P<name>(?:Professor|Doctor|Dr\.|Mr\.|Mrs\.|Ms\.)\s[A-Z][a-z]+),?\s.*\?$")
-_CALLED = re.compile(rf"^(?P<name>{_NAME})[,?]$")
-# "Tom. You go first." (speech recognition often ends a called name with a full stop): the floor is Tom's.
-_LONE_NAME = re.compile(rf"^(?P<name>{_NAME})[.,!?]$")
-_GIVES_FLOOR = re.compile(r"^(?:you go first|you first|how about you|what about you|your turn|go ahead)\b", re.IGNORECASE)
-_BARE_REQUEST = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|and|then|now)[,.!]?\s+)*(?:please|can you|could you|would you|will you)\s+(?P<task>.+)",
-    re.IGNORECASE,
-)
-_INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{_NAME})")
-_DECISION = re.compile(r"\b(?:we decided|we have decided|decided to|we agreed|agreed|the decision is|let's go with)\b[:,]?\s*(?P<what>.*)", re.IGNORECASE)
-_OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
-# "One open question is when ...", "Another question is whether ...": the question itself follows.
-_WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|where|which)\b\s*(?P<what>.+)", re.IGNORECASE)
-# "And should we build it for phones first, or for the web?" right after an open question: one more.
-_ONE_MORE = re.compile(r"^(?:and|also|or|plus)\b,?\s+(?P<what>.+)\?$", re.IGNORECASE)
-# "My manager will call you back tomorrow.": a task taken by someone known only by their role (unassigned).
-_ROLE_WILL = re.compile(
-    r"\b(?:my|our|your|the)\s+(?:manager|boss|supervisor|colleague|team lead|technician|engineer|administrator)\b"
-    r"(?:(?!\bi\b)[^.?!]){0,40}?\bwill\s+(?!be\b)(?P<task>.+)",  # "my manager said I will ...": the speaker's
-    re.IGNORECASE,
-)
-_EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
-# "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
-_DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
-_CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\s+because\b|\.\s", re.IGNORECASE)
-_DO_THAT = re.compile(r"\b(?:do|does|take|takes)\s+(?:that|it|this)\b", re.IGNORECASE)
-
+from streamtwin.twin.phrasings import VOICE_LABEL, names, sentences
 
 _KEPT_REQUESTS = 16  # the latest requests asked of nobody named: a model's owner is checked against them
-_VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
 
 
 def is_voice_label(speaker: str) -> bool:
     """"S2": a voice that has not said its name (a name, or "", is not)."""
-    return bool(_VOICE_LABEL.match(speaker))
-
-
-def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
-
-
-def _names(candidates: list[str]) -> list[str]:
-    out = []
-    for name in candidates:
-        words = [w for w in name.split() if w.lower() not in _NOT_NAMES]
-        if words and len(words) == len(name.split()):
-            out.append(name)
-        elif words and name.split()[0].lower() in _NOT_NAMES and len(words) == 1:
-            out.append(words[0])
-    return out
+    return bool(VOICE_LABEL.match(speaker))
 
 
 @dataclass
@@ -110,6 +41,14 @@ class _Item:
     due: str
     heard: int  # the utterance it came from
     said_first_person: bool = False  # "I will ...": the owner is a guess a "thank you, <name>" overrides
+    replaced: list[tuple[str, str]] = field(default_factory=list)  # (field, value) a later statement replaced
+
+    def change(self, name: str, value: str) -> None:
+        """A later statement says ``name`` (owner or due) is ``value`` now; the old value is remembered."""
+        old = getattr(self, name)
+        if old and old.lower() != value.lower():
+            self.replaced.append((name, old))
+        setattr(self, name, value)
 
 
 @dataclass
@@ -132,24 +71,34 @@ class RuleExtractor:
     _open_at: int = -1  # the utterance that listed the last open question
     _speaker: str = ""  # who said the current utterance ("" without speaker labels)
     _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
+    _someone: tuple[str, int, str] | None = None  # a task asked of anyone ("Can someone ...?"): task, when, who
+    _before: str = ""  # the label of the voice that said the utterance before this one
+    _greeted: str = ""  # a name greeted or thanked ("Thank you, Bob."), and the utterance it was in
+    _greeted_at: int = -1
+
+    def know(self, name: str) -> None:
+        """A person known before they are heard (``--participants``, a room's participant)."""
+        self._person(name)
 
     def add(self, text: str, speaker: str = "") -> None:
         """One utterance, in order; ``speaker`` says who said it, when speaker labels are on."""
         self._utterances += 1
         self._label = speaker
         self._speaker = self._voices.get(speaker, speaker)
-        if self._speaker and not _VOICE_LABEL.match(self._speaker):
+        if self._speaker and not VOICE_LABEL.match(self._speaker):
             self._named_speakers.add(self._speaker)
         self._answers_floor()
+        self._names_who_spoke_before(text)
         self._thanks(text)
-        sentences = _sentences(text)
-        for index, sentence in enumerate(sentences):
-            self._people(sentence, sentences[index + 1 :])
+        said = sentences(text)
+        for index, sentence in enumerate(said):
+            self._people(sentence, said[index + 1 :])
             if sentence.endswith("?"):
                 self._questions = [*self._questions[-3:], (self._utterances, sentence)]
             self._correction(sentence)
-            self._action(sentence)
-            self._decision(sentence, sentences[index + 1 :])
+            if not self._called_off(sentence):
+                self._action(sentence)
+            self._decision(sentence, said[index + 1 :])
             self._open_question(sentence)
 
     def rename(self, label: str, name: str) -> None:
@@ -164,10 +113,14 @@ class RuleExtractor:
         """The name a voice labelled ``label`` answered to ("Mike, how about you?" -> the next voice), or ""."""
         return self._voices.get(label, "")
 
+    def voice_names(self) -> dict[str, str]:
+        """Every voice label the rules have put a name to (who answered to it, or was thanked after it)."""
+        return dict(self._voices)
+
     def persons(self) -> set[str]:
         """Everyone the conversation treats as a person: named, addressed, introduced, a voice with
         a name, or given a task by name.  An owner must be one of them."""
-        owners = {i.owner for i in self.items if i.owner and not _VOICE_LABEL.match(i.owner)}
+        owners = {i.owner for i in self.items if i.owner and not VOICE_LABEL.match(i.owner)}
         return set(self.people) | self._named_speakers | set(self._voices.values()) | owners
 
     def requests(self) -> list[tuple[str, str]]:
@@ -175,13 +128,18 @@ class RuleExtractor:
         who asked (a name, or the voice's label while it has none): the one who asks is not the one who does."""
         return [(task, self._voices.get(label, label)) for task, label in self._requests]
 
+    def superseded(self) -> list[tuple[str, str, str]]:
+        """(task, field, old value) for every owner or due date a later statement replaced ("let Maria take
+        that instead", "No, Friday, not Thursday"): a model that kept the old value was not told the news."""
+        return [(item.text, name, old) for item in self.items for name, old in item.replaced]
+
     def draft(self) -> dict[str, Any]:
         """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
         return {
             "people": [{"name": name} for name in self.people],
             # A voice's label ("S2") is no person: its tasks show as unassigned until the voice gives its name.
             "action_items": [
-                {"text": i.text, "owner": UNASSIGNED if not i.owner or _VOICE_LABEL.match(i.owner) else i.owner,
+                {"text": i.text, "owner": UNASSIGNED if not i.owner or VOICE_LABEL.match(i.owner) else i.owner,
                  "due": i.due}
                 for i in self.items
             ],
@@ -192,25 +150,28 @@ class RuleExtractor:
     # --- phrasings ------------------------------------------------------------------
 
     def _people(self, sentence: str, following: list[str]) -> None:
-        called = _CALLED.match(sentence)
-        if called and _names([called.group("name")]):
-            self._called = _names([called.group("name")])[0]
+        called = say.CALLED.match(sentence)
+        if called and names([called.group("name")]):
+            self._called = names([called.group("name")])[0]
             self._called_at = self._utterances
             self._give_floor(self._called)
-        lone = _LONE_NAME.match(sentence)
-        if lone and following and _GIVES_FLOOR.match(following[0]) and _names([lone.group("name")]):
-            self._give_floor(_names([lone.group("name")])[0])
-            self._person(_names([lone.group("name")])[0])
-        vocative = _VOCATIVE.match(sentence)
-        if vocative and _names([vocative.group("name")]) and vocative.group("name").split()[0].lower() not in _NOT_NAMES:
-            self._give_floor(_names([vocative.group("name")])[0])  # who is asked to speak next
-        titled = _TITLED_QUESTION.match(sentence)
+        lone = say.LONE_NAME.match(sentence)
+        if lone and following and say.TO_THEM.search(following[0]) and names([lone.group("name")]):
+            self._give_floor(names([lone.group("name")])[0])  # "Tom. You go first."
+            self._person(names([lone.group("name")])[0])
+        vocative = say.VOCATIVE.match(sentence)
+        if vocative and names([vocative.group("name")]) and say.TO_THEM.search(vocative.group("rest")):
+            self._give_floor(names([vocative.group("name")])[0])  # who is asked to speak next
+        titled = say.TITLED_QUESTION.match(sentence)
         if titled:
             self._give_floor(titled.group("name"))  # whoever answers is them
-        found = [m.group("name") for m in (_GREETED.match(sentence), vocative, _LATE_VOCATIVE.search(sentence)) if m]
-        found += [m.group("name") for m in _INTRODUCED.finditer(sentence)]
+        greeted = [m.group("name") for m in (say.GREETED.match(sentence), say.LATE_VOCATIVE.search(sentence)) if m]
+        if names(greeted):  # "Thank you, Bob. Can you send ...?": the request that follows is Bob's
+            self._greeted, self._greeted_at = names(greeted)[0], self._utterances
+        found = [*greeted, *([vocative.group("name")] if vocative else [])]
+        found += [m.group("name") for m in say.INTRODUCED.finditer(sentence)]
         found += re.findall(r"\b((?:Professor|Doctor)\s[A-Z][a-z]+)", sentence)
-        for name in _names(found):
+        for name in names(found):
             self._person(name)
 
     def _give_floor(self, name: str) -> None:
@@ -220,7 +181,7 @@ class RuleExtractor:
         """Another, unnamed voice speaking right after someone was given the floor is that person:
         its "I will ..." is theirs from now on (with speaker labels only)."""
         label = self._label
-        if label == self._speaker and _VOICE_LABEL.match(label) and self._floor_at == self._utterances - 1 \
+        if label == self._speaker and VOICE_LABEL.match(label) and self._floor_at == self._utterances - 1 \
                 and self._floor_by != label:
             self._name_voice(label, self._floor)
 
@@ -233,74 +194,150 @@ class RuleExtractor:
         if not any(name.lower() == p.lower() or name.lower() in p.lower().split() for p in self.people):
             self.people.append(name)
 
+    def _names_who_spoke_before(self, text: str) -> None:
+        """"Thanks, Alice." or "Right away, Mo." from another voice: the voice that spoke just before is
+        Alice's (Mo's), when it has no name yet."""
+        before, self._before = self._before, self._label
+        if not VOICE_LABEL.match(before) or before == self._label or before in self._voices:
+            return
+        first = sentences(text)[0] if text.strip() else ""
+        match = say.GREETED.match(first) or say.ANSWERED.match(first)
+        if match and names([match.group("name")]):
+            self._name_voice(before, names([match.group("name")])[0])
+
     def _thanks(self, text: str) -> None:
         """"Thank you, Anna." right after "I will ask ...": the task was Anna's."""
-        match = _THANKED.match(text)
+        match = say.THANKED.match(text)
         if not match:
             return
-        names = _names(re.findall(_NAME, match.group(0)))
+        thanked = names(re.findall(say.NAME, match.group(0)))
         last = self.items[-1] if self.items else None
-        if names and last is not None and last.heard == self._utterances - 1 and last.said_first_person:
-            last.owner = names[0]
+        if thanked and last is not None and last.heard == self._utterances - 1 and last.said_first_person:
+            last.owner = thanked[0]
+
+    def _named(self, match: re.Match[str] | None) -> str:
+        """The person a phrasing names, or "" when its name is a common word ("Okay, please ...")."""
+        found = names([match.group("name")]) if match else []
+        return found[0] if found else ""
 
     def _action(self, sentence: str) -> None:
-        request = _REQUEST.search(sentence)
-        if request and _names([request.group("name")]):
-            name = _names([request.group("name")])[0]
-            self._person(name)
-            self._addressed = name
-            self._item(request.group("task"), name, sentence)
-            return
-        third = _THIRD_PERSON.search(sentence)
-        if third and _names([third.group("name")]):
-            name = _names([third.group("name")])[0]
-            self._person(name)
-            last = self.items[-1] if self.items else None
-            if _DO_THAT.search(third.group("task")) and last is not None:
-                last.owner = name  # "Actually, no, Steve will do that."
+        """Who is to do what, if this sentence says so."""
+        for pattern in (say.REQUEST, say.LATE_REQUEST, say.ACTION_ITEM_FOR, say.ACTION_ITEM_TO, say.LETS_HAVE):
+            match = pattern.search(sentence)
+            name = self._named(match)
+            if match and name:
+                self._assigned(name, match.group("task"), sentence, asked=pattern is not say.ACTION_ITEM_FOR)
                 return
-            self._item(third.group("task"), name, sentence)
+        ordered = say.IMPERATIVE.match(sentence)
+        if self._named(ordered) and say.imperative(ordered.group("task")):
+            self._assigned(self._named(ordered), ordered.group("task"), sentence, asked=True)
             return
-        bare = _BARE_REQUEST.match(sentence)
-        if bare and self._called and self._called_at >= self._utterances - 1:
-            self._addressed = self._called
-            self._item(bare.group("task"), self._called, sentence)
+        handed = say.HAND_TO.search(sentence)
+        if self._named(handed) and self.items:
+            self._reassign(self._named(handed))  # "Hand that to Bo."
+            return
+        for pattern in (say.NAME_WILL, say.NAME_TO):
+            match = pattern.search(sentence)
+            name = self._named(match)
+            known = name in self.persons() or bool(task_and_due(sentence)[1])  # "Back to the agenda." is no one's
+            if match and name and (pattern is say.NAME_WILL or known):
+                self._assigned(name, match.group("task"), sentence, asked=False)
+                return
+        someone = say.SOMEONE.search(sentence)
+        if someone:
+            self._someone = (someone.group("task"), self._utterances, self._label)
+            self._asked_of_nobody(someone.group("task"))
+            return
+        bare = say.BARE_REQUEST.match(sentence)
+        said_to = self._called if self._called_at >= self._utterances - 1 else ""
+        said_to = self._greeted if self._greeted_at == self._utterances else said_to
+        if bare and said_to:
+            self._addressed = said_to
+            self._item(bare.group("task"), said_to, sentence)
             return
         if bare:
             self._asked_of_nobody(bare.group("task"))
-        role = _ROLE_WILL.search(sentence)
+        role = say.ROLE_WILL.search(sentence)
         if role:
             self._item(role.group("task"), "", sentence)
             return
-        everyone = _EVERYONE.search(sentence)
+        everyone = say.EVERYONE.search(sentence)
         if everyone:
             self._asked_of_nobody(everyone.group("task"))
             self._item(everyone.group("task"), "", sentence)
             return
-        mine = _FIRST_PERSON.search(sentence)
-        if mine and self._label and not _VOICE_LABEL.match(self._label):
-            # The named voice that said it, no guess; but a yes to a task just given to someone else by name
-            # is theirs (two voices may share one label: the interview's two did).
-            self._item(mine.group("task"), self._speaker, sentence, first_person=self._confirms(mine.group("task")))
+        if self._volunteered(sentence):
             return
+        mine = say.FIRST_PERSON.search(sentence)
         if mine:
-            # "Yes, I will book the studio by Tuesday.": the person just asked, confirming; otherwise the
-            # name this voice answered to before, or the person given the floor; else the voice's label.
-            # All guesses: a task someone was given by name keeps that owner.
-            if self._confirms(mine.group("task")):
-                owner = self._addressed
-                if self._speaker == self._label and _VOICE_LABEL.match(self._label):
-                    self._name_voice(self._label, owner)  # the voice that said yes to a request is its addressee
-            elif self._label in self._voices:
-                owner = self._voices[self._label]
-            else:  # the floor, unless it went to another voice
-                owner = self._floor if self._floor not in self._voices.values() else ""
-            self._item(mine.group("task"), owner or self._speaker, sentence, first_person=True)
+            self._first_person(mine.group("task"), sentence)
             return
-        done_by = _DONE_BY.search(sentence)
+        done_by = say.DONE_BY.search(sentence)
         last = self.items[-1] if self.items else None
         if done_by and last is not None and last.heard == self._utterances and not last.due:
             last.due = task_and_due(sentence)[1]  # "It will be done by Wednesday."
+
+    def _assigned(self, name: str, task: str, sentence: str, *, asked: bool) -> None:
+        """``name`` is to do ``task`` (``asked``: they were asked, so their yes refines it); "take that
+        instead" hands the last task over."""
+        self._person(name)
+        if say.TAKES_IT_OVER.match(task.strip()):
+            self._reassign(name)
+            return
+        if asked:
+            self._addressed = name
+        self._item(task, name, sentence)
+
+    def _reassign(self, name: str) -> None:
+        """The newest task changes hands ("Actually, let Maria take that instead.")."""
+        self._person(name)
+        if self.items:
+            self.items[-1].change("owner", name)
+            self.items[-1].said_first_person = False
+
+    def _volunteered(self, sentence: str) -> bool:
+        """"I'll do it." from another voice right after "Can someone ...?": the task is that voice's."""
+        asked = self._someone
+        if asked is None or asked[1] < self._utterances - 2 or not say.VOLUNTEER.match(sentence):
+            return False
+        task, _, by = asked
+        if self._label and self._label == by:
+            return False  # the one who asked is not the one who does
+        self._someone = None
+        self._item(task, self._speaker, sentence, first_person=not self._speaker)
+        return True
+
+    def _first_person(self, task: str, sentence: str) -> None:
+        """"I will ...": the speaker's, when the speaker is known by name."""
+        if self._label and not VOICE_LABEL.match(self._label):
+            # The named voice that said it, no guess; but a yes to a task just given to someone else by name
+            # is theirs (two voices may share one label: the interview's two did).
+            self._item(task, self._speaker, sentence, first_person=self._confirms(task))
+            return
+        # "Yes, I will book the studio by Tuesday.": the person just asked, confirming; otherwise the
+        # name this voice answered to before, or the person given the floor; else the voice's label.
+        # All guesses: a task someone was given by name keeps that owner.
+        if self._confirms(task):
+            owner = self._addressed
+            if self._speaker == self._label and VOICE_LABEL.match(self._label):
+                self._name_voice(self._label, owner)  # the voice that said yes to a request is its addressee
+        elif self._label in self._voices:
+            owner = self._voices[self._label]
+        else:  # the floor, unless it went to another voice
+            owner = self._floor if self._floor not in self._voices.values() else ""
+        self._item(task, owner or self._speaker, sentence, first_person=True)
+
+    def _called_off(self, sentence: str) -> bool:
+        """"Forget the bus.", "No need to call them.": the task that says so is dropped."""
+        match = say.CALLED_OFF.search(sentence)
+        if not match:
+            return False
+        words = key_words(match.group("what") or match.group("task") or "")
+        kept = [item for item in self.items if overlap(key_words(item.text), words) < 0.5]
+        if len(kept) == len(self.items):
+            return False
+        self.items = kept
+        return True
 
     def _asked_of_nobody(self, task: str) -> None:
         """A task asked for without a name ("Can you ...?", "Everyone, please ..."): not the asker's."""
@@ -316,18 +353,18 @@ class RuleExtractor:
         return overlap(key_words(a), key_words(b)) >= 0.5
 
     def _item(self, task: str, owner: str, sentence: str, first_person: bool = False) -> None:
-        text = task_and_due(_CLAUSE_END.split(task)[0])[0]
+        text = task_and_due(say.CLAUSE_END.split(task)[0])[0]
         due = task_and_due(task)[1] or task_and_due(sentence)[1]
-        if len(key_words(text)) < 1 or text.lower().startswith(("work ", "go first", "tell me", "help")):
+        if len(key_words(text)) < 1 or say.in_the_moment(text):
             return
         for item in reversed(self.items):
             if self._same(item.text, text):  # said again: the newer words refine it
                 if key_words(item.text) < key_words(text):  # "return it", then "return the coding test"
                     item.text = text
                 if owner and not (first_person and item.owner):  # a guessed owner never replaces a named one
-                    item.owner = owner
+                    item.change("owner", owner)
                 if due and due.lower() not in item.due.lower():  # "by Tuesday" does not undo "next Tuesday"
-                    item.due = due
+                    item.change("due", due)
                 item.heard = self._utterances
                 return
         self.items.append(_Item(text, owner, due, self._utterances, first_person))
@@ -344,13 +381,13 @@ class RuleExtractor:
             return
         for item in reversed(self.items):
             if old in item.due.lower():
-                item.due = re.sub(re.escape(old), new, item.due, flags=re.IGNORECASE)
+                item.change("due", re.sub(re.escape(old), new, item.due, flags=re.IGNORECASE))
                 return
 
     def _decision(self, sentence: str, following: list[str]) -> None:
-        match = _DECISION.search(sentence)
-        if not match:
-            return
+        match = say.DECISION.search(sentence)
+        if not match or sentence.endswith("?") or say.denied(sentence, match.start()):
+            return  # "Did we decide ...?", "We have not agreed ..." decide nothing
         what = re.sub(r"^(?:.*?:\s*|that\s+)", "", match.group("what")).strip(" .:,")
         if len(key_words(what)) < 2 and following and not (what.lower().startswith("to ") and key_words(what)):
             # "We decided one thing already. The first version ...": what was decided comes next,
@@ -362,9 +399,9 @@ class RuleExtractor:
             self.decisions.append(what[0].upper() + what[1:])
 
     def _open_question(self, sentence: str) -> None:
-        whether = _WHETHER.search(sentence)
-        one_more = _ONE_MORE.match(sentence) if self._open_at >= self._utterances - 1 else None
-        if not whether and not one_more and not _OPEN.search(sentence):
+        whether = say.WHETHER.search(sentence)
+        one_more = say.ONE_MORE.match(sentence) if self._open_at >= self._utterances - 1 else None
+        if not whether and not one_more and not say.OPEN.search(sentence):
             return
         if one_more:
             question = one_more.group("what").strip()

@@ -17,13 +17,15 @@ from streamtwin.twin.heard import UNASSIGNED, jaccard, key_words, name_tokens, o
 from streamtwin.twin.model import MAX_ITEMS, same_task
 
 
-def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
-    """``state`` with what the rule-based draft (:mod:`streamtwin.twin.extract`) found and it
-    lacks: missing action items, people, decisions and open questions are added; an item
-    both have keeps the state's words (unless the draft's hold them all, and more) but takes the
-    draft's owner and due date when the draft has them (the draft reads them from explicit
-    phrasings and follows spoken corrections; a small model puts the wrong one of the people
-    heard as an owner)."""
+def merge_draft(
+    state: dict[str, Any], draft: dict[str, Any], superseded: Collection[tuple[str, str, str]] = ()
+) -> dict[str, Any]:
+    """``state`` (the model's, verified) with what the rule-based draft (:mod:`streamtwin.twin.extract`)
+    found and it lacks: missing action items, people, decisions and open questions are proposed; an item
+    both have keeps the state's words (unless the draft's hold them all, and more).  The model leads: a
+    rule fills an owner or due date the state left empty, and replaces one only when a later statement
+    replaced it (``superseded``: (task, field, old value), "let Maria take that instead", "No, Friday, not
+    Thursday"), which a model that kept the old value did not take in."""
     merged = copy.deepcopy(state)
     items = merged["action_items"]
     found = draft.get("action_items", [])
@@ -45,9 +47,10 @@ def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
         same = items[matched[j]]
         if key_words(same["text"]) < key_words(entry["text"]):
             same["text"] = entry["text"]  # the draft says all of it and more ("return it" -> "return the coding test")
-        if entry["owner"] != UNASSIGNED:
+        stale = _stale_fields(same, entry, superseded)
+        if entry["owner"] != UNASSIGNED and (same["owner"] == UNASSIGNED or "owner" in stale):
             same["owner"] = entry["owner"]
-        if entry["due"]:
+        if entry["due"] and (not same["due"] or "due" in stale):
             same["due"] = entry["due"]
     known = {person["name"].lower() for person in merged["people"]}
     merged["people"] += [p for p in draft.get("people", []) if p["name"].lower() not in known]
@@ -58,6 +61,18 @@ def merge_draft(state: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any]:
     for name in ("action_items", "people", "decisions", "open_questions"):
         merged[name] = merged[name][:MAX_ITEMS]
     return merged
+
+
+def _stale_fields(
+    item: dict[str, str], entry: dict[str, str], superseded: Collection[tuple[str, str, str]]
+) -> set[str]:
+    """The fields of ``item`` that hold a value a later statement replaced (for the task ``entry`` is)."""
+    stale = set()
+    for task, name, old in superseded:
+        value = item[name].lower()
+        if value and old.lower() in value and jaccard(key_words(task), key_words(entry["text"])) >= 0.5:
+            stale.add(name)
+    return stale
 
 
 def _merge_threshold(item: dict[str, str], entry: dict[str, str]) -> float:

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from streamtwin.twin.heard import UNASSIGNED, HeardIndex, jaccard, key_words, support
 from streamtwin.twin.model import TwinModel
+from streamtwin.twin.vote import vote
 
 @dataclass(frozen=True)
 class _Claim:
@@ -56,10 +57,14 @@ class Verdict:
     winner: int | None
     state: dict[str, Any] | None
     scores: list[CandidateScore]
+    voters: int = 0  # valid samples the state was voted from (0: the winner alone)
 
     @property
     def why(self) -> dict[str, Any]:
-        return {"winner": self.winner, "candidates": [asdict(score) for score in self.scores]}
+        why: dict[str, Any] = {"winner": self.winner, "candidates": [asdict(score) for score in self.scores]}
+        if self.voters:
+            why["voters"] = self.voters
+        return why
 
 
 class Verifier:
@@ -76,8 +81,30 @@ class Verifier:
     def pick(self, candidates: Sequence[str | Any], model: TwinModel, heard: HeardIndex | str) -> Verdict:
         """Repair and score raw candidates against ``model.state`` and what was ``heard``
         (the session-long index; a plain transcript text is indexed first)."""
-        if isinstance(heard, str):
-            heard = HeardIndex.of(heard)
+        heard = heard if isinstance(heard, HeardIndex) else HeardIndex.of(heard)
+        states, scores = self._judge(candidates, model, heard)
+        valid = [s for s in scores if s.valid]
+        if not valid:
+            return Verdict(None, None, scores)
+        best = max(valid, key=lambda s: (s.score, s.grounded, -s.index))
+        return Verdict(best.index, self.prune(states[best.index], heard), scores)
+
+    def vote(self, candidates: Sequence[str | Any], model: TwinModel, heard: HeardIndex) -> Verdict:
+        """Several samples of one update: what most valid samples hold (:func:`streamtwin.twin.vote.vote`, the
+        best-scored one giving summary, topics and scene), pruned to what was heard."""
+        verdict = self.pick(candidates, model, heard)
+        if verdict.winner is None:
+            return verdict
+        states, scores = self._judge(candidates, model, heard)
+        valid = [state for state in states if state is not None]
+        if len(valid) < 2:
+            return verdict
+        best = [i for i, state in enumerate(states) if state is not None].index(verdict.winner)
+        return Verdict(verdict.winner, self.prune(vote(valid, best), heard), scores, voters=len(valid))
+
+    def _judge(
+        self, candidates: Sequence[str | Any], model: TwinModel, heard: HeardIndex
+    ) -> tuple[list[dict[str, Any] | None], list[CandidateScore]]:
         states: list[dict[str, Any] | None] = []
         scores: list[CandidateScore] = []
         for index, raw in enumerate(candidates):
@@ -94,11 +121,7 @@ class Verifier:
                 grounding_w, consistency_w, coverage_w = self.weights
                 total = grounding_w * score.grounding + consistency_w * score.consistency + coverage_w * score.coverage
                 score.score = round(total, 4)
-        valid = [s for s in scores if s.valid]
-        if not valid:
-            return Verdict(None, None, scores)
-        best = max(valid, key=lambda s: (s.score, s.grounded, -s.index))
-        return Verdict(best.index, self.prune(states[best.index], heard), scores)
+        return states, scores
 
     def prune(self, state: dict[str, Any] | None, heard: HeardIndex) -> dict[str, Any] | None:
         """Drop the winner's people, action items and decisions the transcript does not support,
@@ -109,12 +132,18 @@ class Verifier:
         grounded = dict(state)
         grounded["people"] = [self._person(p, heard) for p in state["people"] if heard.mentions(p["name"])]
         grounded["action_items"] = [
-            {**a, "owner": a["owner"] if heard.mentions(a["owner"]) else UNASSIGNED}
+            {**a, "owner": a["owner"] if self._owner_grounded(a, heard) else UNASSIGNED}
             for a in state["action_items"]
             if self._supported(" ".join(filter(None, (a["text"], a["due"]))), heard.vocabulary)
         ]
         grounded["decisions"] = [d for d in state["decisions"] if self._supported(d, heard.vocabulary)]
         return grounded
+
+    @staticmethod
+    def _owner_grounded(item: dict[str, str], heard: HeardIndex) -> bool:
+        """The owner is a person who was named, and what was said ties them to this task (a small model
+        gives a task to someone who only spoke nearby)."""
+        return heard.mentions(item["owner"]) and heard.owner_said_with(item["owner"], item["text"])
 
     def _person(self, person: dict[str, str], heard: HeardIndex) -> dict[str, str]:
         """A role nobody said is dropped, the person kept."""
@@ -146,7 +175,7 @@ class Verifier:
         ungrounded += [
             f"owner {a['owner']} of: {a['text']}"
             for a in state["action_items"]
-            if a["owner"] != UNASSIGNED and not heard.mentions(a["owner"])
+            if a["owner"] != UNASSIGNED and not self._owner_grounded(a, heard)
         ]
         grounded = max(0, len(claims) - len(ungrounded))
         kept = [key_words(c.text) for c in claims]

@@ -1,0 +1,170 @@
+"""How meetings say who does what: the grammar the rules' draft (:mod:`streamtwin.twin.extract`) reads.
+
+General English, not the sentences of any evaluation set: a person addressed by name (first or last:
+"Ravi, could you ...", "Can you ... by Monday, Ravi?"), asked directly ("please", "can you", "could you",
+"I'd like you to", "I need you to"), named as an action item's owner ("Action item for Kim: ...",
+"Lee to update ..."), given a task by someone else ("Let's have Ana own ..."), volunteering for what was
+asked of anyone ("Can someone ...?" - "I'll do it"), a task handed over ("let Maria take that instead",
+"hand that to Bo") or called off ("forget the bus", "no need to ..."), decisions ("we decided ...", "we
+agreed ...") that are not questions or denials, open questions.  A request for something in the moment
+("can you see my screen?", "could you repeat that?") is no task.
+
+Names are words written as names (a capital, any Latin letters: José, Zoë, Łukasz) that are not common
+words of conversation (:data:`NOT_NAMES`); the conversation itself says which of them are people.
+
+Plain module: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Capitals and small letters of the Latin alphabets (Latin-1 and Latin Extended-A).
+_UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
+_LOWER = "a-zß-öø-ÿā-ž"
+WORD = rf"[{_UPPER}][{_LOWER}]+(?:[-'][{_UPPER}]?[{_LOWER}]+)?"
+NAME = rf"{WORD}(?:\s{WORD})?"
+NOT_NAMES = frozenset(
+    """assistant okay ok yes yeah no sure thanks thank great good nice right fine hi hello hey well so then and but
+    first second third today tomorrow tonight please sorry actually agreed also another one what who how why when
+    where which is are can could will would should do does did let we i you he she they it this that the a an
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december english now just maybe perhaps anyway look see come listen wait alright next
+    finally still everyone everybody someone somebody anyone anybody all team guys folks morning afternoon evening
+    back time nice hard easy good happy glad ready quick nothing everything something anything this that there
+    here it""".split()
+)
+_ASK = r"(?i:please|can you|could you|would you|will you|you will|you'll|can you please|could you please|" \
+       r"i'd like you to|i would like you to|i need you to|i want you to|would you mind)"
+_LEAD = r"(?:(?i:ok(?:ay)?|great|nice|good|so|and|right|then|yes|now|also|actually|well)[,.!]?\s+)*"
+
+# "<Name>, please fix ...", "<Name>, could you look into ...", "<Name>, I'd like you to draft ...".
+REQUEST = re.compile(rf"^{_LEAD}(?P<name>{NAME}),?\s+{_ASK}\s+(?P<task>.+)")
+# "<Name>, fix the rota this afternoon.": an imperative after the name (a statement, not a question).
+IMPERATIVE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<task>[a-z][^?]*)[.!]?$")
+# Words that start a remark to someone, not an order ("Tom, great point.", "Anna, the results are in.").
+NOT_VERBS = frozenset(
+    """a an the this that these those it it's its there here i i'm we we're you you're your he she they my our
+    his her their good great nice well welcome thanks thank sorry congratulations exactly right yes no okay ok
+    of sure absolutely maybe perhaps what how who why when where which if as so and but or just also really
+    excellent perfect fine not never always still already all everyone everybody""".split()
+)
+# "Can you send me the contract by Monday, Ravi?": the name ends the request.
+LATE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+?),\s+(?P<name>{NAME})[.?!]*$")
+# "Action item for Kim: renew the permits." / "Action item: Kim to renew the permits."
+ACTION_ITEM_FOR = re.compile(rf"(?i:action items?)\s+(?i:for)\s+(?P<name>{NAME})\s*[:,-]?\s+(?P<task>.+)")
+ACTION_ITEM_TO = re.compile(rf"(?i:action items?)\s*[:,-]\s*(?P<name>{NAME})\s+(?i:to|will|should)\s+(?P<task>.+)")
+# "Lee to update the budget by Q3." (minutes style): a known person, or a task with a deadline.
+NAME_TO = re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+to\s+(?P<task>[a-z].+)")
+# "Let's have Ana own the rollout." / "Let Maria take that instead." / "Let's ask Bo to call them."
+LETS_HAVE = re.compile(
+    rf"\b(?i:let's|let us|let)\s+(?:(?i:have|get|ask)\s+)?(?P<name>{NAME})\s+(?:to\s+)?(?P<task>[a-z].+)"
+)
+# "<Name> will ...", "<Name> is going to ...", "So <Name> can ...", "My manager, Daniel, will ..."
+NAME_WILL = re.compile(
+    rf"(?:^|,\s*|\bso\s+|\bno,?\s+)(?P<name>{NAME}),?\s+(?i:will|is going to|can|should)\s+(?!be\b)(?P<task>.+)"
+)
+FIRST_PERSON = re.compile(r"\b(?:i will|i'll|i am going to|i'm going to|i can)\s+(?P<task>.+)", re.IGNORECASE)
+BARE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+)")
+# "Can someone call the plumber?", "Could anyone ...", "Who can ...?", "We need someone to ..."
+SOMEONE = re.compile(
+    r"\b(?:(?:can|could|would|will)\s+(?:someone|somebody|anyone|anybody)|who can|who will|who wants to|"
+    r"who(?: is|'s) going to|who'll|"
+    r"(?:we )?need (?:someone|somebody) to)\s+(?P<task>.+)",
+    re.IGNORECASE,
+)
+# "I'll do it.", "I can take that.", "Sure, I'll handle it."
+VOLUNTEER = re.compile(
+    r"^(?:(?:yes|yeah|sure|okay|ok|fine)[,.!]?\s+)?(?:i'll|i will|i can|let me)\s+(?:do|take|handle|cover)\s+"
+    r"(?:it|that|this)\b",
+    re.IGNORECASE,
+)
+# The task of a reassignment: "take that", "do it", "handle this", "own that"...
+TAKES_IT_OVER = re.compile(r"^(?:do|does|take|takes|handle|handles|own|owns|cover|covers)\s+(?:that|it|this)\b",
+                           re.IGNORECASE)
+HAND_TO = re.compile(rf"\b(?i:hand|give|pass|move|switch|reassign)\s+(?i:that|it|this)(?:\s+(?i:over))?\s+(?i:to)\s+"
+                     rf"(?P<name>{NAME})")
+# "Forget the bus.", "Cancel the booking.", "No need to call them any more."
+CALLED_OFF = re.compile(
+    r"(?<!don't )(?<!do not )\b(?:forget(?: about)?|cancel|scrap|never mind(?: about)?|skip)\s+(?P<what>.+)"
+    r"|\b(?:no need to|we don't need to|we do not need to|you don't need to|you do not need to)\s+(?P<task>.+)",
+    re.IGNORECASE,
+)
+# What is asked for the moment, not a task: "can you see my screen?", "could you repeat that?".
+IN_THE_MOMENT = re.compile(
+    r"^(?:see|hear|repeat|say that|speak|explain|tell (?:me|us)\b|go (?:ahead|first|on)\b|introduce yourself|"
+    r"share your screen|unmute|mute|wait|hold on|give (?:me|us) a (?:second|minute|moment)|help (?:me|us)\W*$|"
+    r"remind me what)",
+    re.IGNORECASE,
+)
+THANKED = re.compile(rf"^(?:thanks|thank you|great|okay|ok|good|yes)[,.!]?\s+(?:{NAME}[,.!]?(?:\s+|$))?",
+                     re.IGNORECASE)
+_GREETING = r"(?i:thanks|thank you|hi|hello|hey|yes|great|okay|sure|sorry)"
+GREETED = re.compile(rf"^{_GREETING}[,.]?\s+(?P<name>{NAME})[,.!?]")
+# "Right away, Mo.", "Sure thing, Mo!", "Will do, Mo.": the answer names who asked.
+ANSWERED = re.compile(rf"^(?i:right away|sure thing|will do|of course|no problem|got it|on it|sure|okay|ok),?\s+"
+                      rf"(?P<name>{NAME})[.!]?$")
+VOCATIVE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<rest>.*)")
+LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{NAME})[.!?]$")
+# A vocative followed by a question to them or by "you": they have the floor ("Mike, how about you?").
+TO_THEM = re.compile(r"^(?:you|your|what|how|where|when|why|which|anything|any)\b|\?$", re.IGNORECASE)
+TITLED_QUESTION = re.compile(rf"^(?P<name>(?:Professor|Doctor|Dr\.|Mr\.|Mrs\.|Ms\.)\s{WORD}),?\s.*\?$")
+CALLED = re.compile(rf"^(?P<name>{NAME})[,?]$")
+LONE_NAME = re.compile(rf"^(?P<name>{NAME})[.,!?]$")
+INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{NAME})")
+DECISION = re.compile(
+    r"\b(?:we decided|we have decided|we've decided|decided to|we agreed|agreed|the decision is|let's go with|"
+    r"we're going with|we are going with)\b[:,]?\s*(?P<what>.*)",
+    re.IGNORECASE,
+)
+# "We have not agreed ...", "We never decided ...": a denial, not a decision.
+DENIED = re.compile(r"\b(?:not|never|n't|no one|nobody)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
+# "One open question is when ...", "Another question is whether ...": the question itself follows.
+WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|where|which)\b\s*(?P<what>.+)",
+                     re.IGNORECASE)
+# "And should we build it for phones first, or for the web?" right after an open question: one more.
+ONE_MORE = re.compile(r"^(?:and|also|or|plus)\b,?\s+(?P<what>.+)\?$", re.IGNORECASE)
+# "My manager will call you back tomorrow.": a task taken by someone known only by their role (unassigned).
+ROLE_WILL = re.compile(
+    r"\b(?:my|our|your|the)\s+(?:manager|boss|supervisor|colleague|team lead|technician|engineer|administrator)\b"
+    r"(?:(?!\bi\b)[^.?!]){0,40}?\bwill\s+(?!be\b)(?P<task>.+)",  # "my manager said I will ...": the speaker's
+    re.IGNORECASE,
+)
+EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
+# "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
+DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
+CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\s+because\b|\.\s", re.IGNORECASE)
+VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+
+
+def names(candidates: list[str]) -> list[str]:
+    """The candidates that are names: written as one and no common word ("Okay Tom" gives "Tom")."""
+    out = []
+    for name in candidates:
+        words = [w for w in name.split() if w.lower() not in NOT_NAMES]
+        if words and len(words) == len(name.split()):
+            out.append(name)
+        elif words and name.split()[0].lower() in NOT_NAMES and len(words) == 1:
+            out.append(words[0])
+    return out
+
+
+def imperative(task: str) -> bool:
+    """Does ``task`` start with an order ("fix the rota ...") rather than a remark ("great point")?"""
+    words = task.split()
+    return len(words) >= 2 and words[0].lower().strip(",.") not in NOT_VERBS
+
+
+def in_the_moment(task: str) -> bool:
+    """A request for now, not a task: "see my screen", "repeat that", "tell me more"."""
+    return bool(IN_THE_MOMENT.match(task.strip()))
+
+
+def denied(sentence: str, keyword_at: int) -> bool:
+    """Is the word at ``keyword_at`` denied ("we have not agreed", "nobody decided")?"""
+    return bool(DENIED.search(sentence[:keyword_at]))
