@@ -320,3 +320,12 @@ def test_a_request_right_after_a_thanks_in_the_same_utterance_is_for_the_one_tha
         ("Bob", "send the cost report", "Friday")
     ]
     assert owners_of("Thanks, Tom.", "Can you share the slides?") == []  # another utterance: not said to Tom
+
+
+def test_a_contracted_denial_decides_nothing_and_minutes_style_names_are_people():
+    assert draft_of("We haven't agreed on the venue yet.")["decisions"] == []
+    assert draft_of("No, we didn't decide to move the launch.")["decisions"] == []
+    from streamtwin.twin.heard import HeardIndex
+
+    heard = HeardIndex.of("Rosa to order fifty inner tubes by tomorrow.\nWelcome to the retro, everyone.")
+    assert heard.mentions("Rosa") and not heard.mentions("Welcome")

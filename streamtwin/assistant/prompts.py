@@ -27,7 +27,8 @@ TWIN_INSTRUCTION = (
     'people [{name, role}], action_items [{id, text, owner, due}] (keep the id of an item you update; owner is a '
     'person named in the transcript (the named speaker of an "I will ..." line too; a label such as S2 is no '
     'name) or "unassigned"; due as said, "" when not said; when someone corrects an owner '
-    "or a date, the item takes the correction), decisions, open_questions, topics, scene {description, updated_at} "
+    "or a date, the item takes the correction; what was cancelled, only imagined or asked between people is "
+    "no item), decisions, open_questions, topics, scene {description, updated_at} "
     "(what the camera shows, from the (seen) lines), summary (where the session stands, in two or three "
     "sentences). Keep what is still true; add only what the transcript supports."
 )

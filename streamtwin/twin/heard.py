@@ -37,7 +37,8 @@ _NOBODY = frozenset(
 # ("my name is Xin"), a speaker's or participant's name, or after a title ("Professor Hill").
 _TITLES = frozenset("professor prof doctor dr mr mrs ms miss sir madam".split())
 _INSIDE_A_SENTENCE = re.compile(rf"(?<=[^\W_] |[,;] ){say.WORD}")
-_AS_A_NAME = (say.VOCATIVE, say.LATE_VOCATIVE, say.GREETED, say.INTRODUCED, say.LATE_REQUEST, say.CALLED, say.NAME_WILL)
+_AS_A_NAME = (say.VOCATIVE, say.LATE_VOCATIVE, say.GREETED, say.INTRODUCED, say.LATE_REQUEST, say.CALLED, say.NAME_WILL,
+              say.NAME_TO)
 # A line that takes something on: "Sure, I'll ...", "Yes, I can ...", "I will ...".
 _REPLY = re.compile(r"\b(?:i will|i'll|i can|i am going to|i'm going to|will do|sure|yes|okay|ok)\b", re.IGNORECASE)
 # A context line's media time and speaker ("[9.1s] Tom: ..."): the speaker is a name, the rest is what was said.

@@ -32,7 +32,7 @@ NOT_NAMES = frozenset(
     september october november december english now just maybe perhaps anyway look see come listen wait alright next
     finally still everyone everybody someone somebody anyone anybody all team guys folks morning afternoon evening
     back time nice hard easy good happy glad ready quick nothing everything something anything this that there
-    here it""".split()
+    here it welcome""".split()
 )
 _ASK = r"(?i:please|can you|could you|would you|will you|you will|you'll|can you please|could you please|" \
        r"i'd like you to|i would like you to|i need you to|i want you to|would you mind)"
@@ -118,7 +118,7 @@ DECISION = re.compile(
     re.IGNORECASE,
 )
 # "We have not agreed ...", "We never decided ...": a denial, not a decision.
-DENIED = re.compile(r"\b(?:not|never|n't|no one|nobody)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno one|\bnobody)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
 # "One open question is when ...", "Another question is whether ...": the question itself follows.
 WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|where|which)\b\s*(?P<what>.+)",
