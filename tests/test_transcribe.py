@@ -14,6 +14,7 @@ from streamtwin.events import TranscriptFinal, TranscriptPartial
 from streamtwin.media.ingest import MediaReader
 from streamtwin.session import Session, run_reader
 from streamtwin.speech.wer import normalise, word_error_rate
+from tests.cli import run_main
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -54,11 +55,8 @@ async def test_realtime_shows_partials_before_finals():
     assert kinds.index(TranscriptPartial) < kinds.index(TranscriptFinal)
 
 
-def test_cli_jsonl_prints_only_events(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-m", "streamtwin", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl", "--llm", "none"],
-        capture_output=True, text=True, timeout=600,
-    )
+def test_cli_jsonl_prints_only_events(capfd):
+    result = run_main(capfd, "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl", "--llm", "none")
     assert result.returncode == 0, result.stderr
     events = [json.loads(line) for line in result.stdout.splitlines()]
     assert events[0]["type"] == "session.started" and events[-1]["type"] == "session.ended"
