@@ -74,10 +74,11 @@ async def test_groq_sdk_receives_every_final_and_streams_back():
 
 
 async def test_a_failing_endpoint_never_stops_the_transcript():
+    # No answer can come: the end would wait out the whole default drain (90 s) for one.  30 s outlasts the
+    # driver's longest backoff, so the last twin update is still tried once after the source ends.
+    env = {"GROQ_API_KEY": "k", "STREAMTWIN_LLM_DRAIN_S": "30"}
     async with FakeLLMServer(reply=Reply(status=500)) as server:
-        code, events, stderr = await run_cli(
-            str(SAMPLES / "meeting.mp4"), env={"GROQ_API_KEY": "k", "GROQ_BASE_URL": server.url}
-        )
+        code, events, stderr = await run_cli(str(SAMPLES / "meeting.mp4"), env={**env, "GROQ_BASE_URL": server.url})
     assert code == 0, stderr
     types = [e["type"] for e in events]
     assert types.count("transcript.final") >= 5 and types[-1] == "session.ended"
