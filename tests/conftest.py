@@ -1,4 +1,9 @@
-"""Shared fixtures: servers on loopback, loopback-only ICE, and one real run of the speech model."""
+"""Shared fixtures: servers on loopback, loopback-only ICE, and one real run of the speech model.
+
+The markers (pyproject.toml) follow from these fixtures too: a test that takes ``meeting_events`` ran the
+speech model, one that takes ``redis_server`` a redis-server, one that takes ``loopback_ice`` real WebRTC
+peers.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,17 @@ from streamtwin.config import Config
 from streamtwin.events import Event
 from streamtwin.service.server import Server, SessionFactory
 from streamtwin.service.webrtc import use_loopback_candidates
+
+
+FIXTURE_MARKS = {"meeting_events": "model", "redis_server": "redis", "loopback_ice": "network"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = getattr(item, "fixturenames", ())
+        for fixture, mark in FIXTURE_MARKS.items():
+            if fixture in used:
+                item.add_marker(mark)
 
 
 @pytest.fixture

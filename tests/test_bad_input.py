@@ -55,6 +55,7 @@ def test_unreachable_url(capfd):
     assert_one_line_error(run_cli(capfd, f"http://127.0.0.1:{port}/talk.wav"), "cannot reach")
 
 
+@pytest.mark.model
 def test_truncated_container_keeps_what_was_transcribed(capfd, tmp_path):
     data = (SAMPLES / "meeting.mp4").read_bytes()
     path = tmp_path / "cut.mp4"
@@ -99,6 +100,7 @@ def dropping_stream(tmp_path):
     server.shutdown()
 
 
+@pytest.mark.model
 def test_live_source_that_drops_ends_cleanly_with_transcript_kept(capfd, dropping_stream):
     result = run_cli(capfd, dropping_stream, "--fast")
     assert_one_line_error(result, "dropped")
@@ -119,11 +121,13 @@ def test_unknown_speech_model(capfd):
     assert_one_line_error(result, "unknown speech model 'huge-v9'", "base", "tiny.en")
 
 
+@pytest.mark.model
 def test_unknown_language_code(capfd):
     result = run_cli(capfd, str(SAMPLES / "meeting.mp4"), "--language", "xx")
     assert_one_line_error(result, "unknown language code 'xx'")
 
 
+@pytest.mark.model
 def test_a_language_an_english_only_model_cannot_transcribe(capfd):
     result = run_cli(capfd, str(SAMPLES / "meeting.mp4"), "--asr-model", "tiny.en", "--language", "de")
     assert_one_line_error(result, "English only")

@@ -110,6 +110,7 @@ def speech(seconds: float) -> np.ndarray:
     return decode_audio("samples/meeting.wav")[: int(seconds * 16000)]
 
 
+@pytest.mark.model
 async def test_a_decode_that_fails_or_a_result_that_breaks_the_policy_never_stops_transcription(monkeypatch):
     from streamtwin.media.audio import SAMPLE_RATE
     from streamtwin.speech.agreement import StreamingTranscriber
@@ -178,6 +179,7 @@ async def live_speech(stage: SpeechStage, seconds: float) -> None:
         await asyncio.sleep(0.02)
 
 
+@pytest.mark.model
 async def test_a_lone_speaker_overlaps_decodes_on_the_spare_worker():
     """Hypotheses come twice as often when a second worker would otherwise sit idle."""
     model = OverlapModel(seconds=0.6)
@@ -194,6 +196,7 @@ async def test_a_lone_speaker_overlaps_decodes_on_the_spare_worker():
     assert engine.busy.peak(time.monotonic()) * 2 * 1000.0 <= elapsed
 
 
+@pytest.mark.model
 async def test_no_overlap_while_another_stream_waits_for_a_worker():
     model = OverlapModel(seconds=0.4)
     engine = fake_engine(model, 2)
@@ -207,6 +210,7 @@ async def test_no_overlap_while_another_stream_waits_for_a_worker():
     assert stage.decodes >= 3
 
 
+@pytest.mark.model
 def test_every_session_shares_one_loaded_model():
     config = Config(llm="none")
     first = Session(config, source="a", realtime=True)
@@ -216,6 +220,7 @@ def test_every_session_shares_one_loaded_model():
 
 
 @pytest.mark.parametrize("bad", [{"asr_model": "huge-v9"}, {"asr_language": "xx"}, {"asr_model": "tiny.en", "asr_language": "de"}])
+@pytest.mark.model
 def test_unknown_models_and_languages_are_refused(bad):
     from streamtwin.speech.asr_models import ModelLoadError
 

@@ -59,7 +59,7 @@ class Stores:
         return store
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 async def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Stores]:
     server = None
     if request.param == "redis":

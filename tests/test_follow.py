@@ -11,6 +11,8 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from streamtwin.eventlog import StoreSettings
 from streamtwin.eventlog.follow import follow
 from streamtwin.eventlog.node import NodeKeeper
@@ -26,6 +28,7 @@ async def collect(store: RedisStore, session: str, after: int = 0) -> list[dict]
             follow(store, session, after, poll_s=0.05, backoff=Backoff(initial_s=0.02, max_s=0.2))]
 
 
+@pytest.mark.redis
 async def test_a_follower_gets_backlog_and_live_once_through_a_redis_outage(tmp_path: Path) -> None:
     server = RedisServer(tmp_path, persist=True)
     server.start()
@@ -100,6 +103,7 @@ async def test_a_dead_nodes_session_ends_for_followers_on_every_node(redis_serve
         (4, "error", "node_lost"), (5, "session.ended", None)]
 
 
+@pytest.mark.redis
 async def test_a_node_registers_its_sessions_again_after_redis_forgot_them(tmp_path: Path) -> None:
     server = RedisServer(tmp_path)
     server.start()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import urllib.request
 
+import pytest
 from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
@@ -26,6 +27,8 @@ SPOKEN = ("morning", "planning", "website", "costs", "search", "slow", "server")
 STALL_TIMEOUT_S = 2.0
 
 
+@pytest.mark.model
+@pytest.mark.slow
 async def test_a_misbehaving_llm_endpoint_never_stops_the_live_transcript(make_server, loopback_ice):
     faults = [Reply(stall=True), Reply(error_after=2), Reply(garbage_after=1), Reply(status=500)]
     async with FakeLLMServer(reply=Reply("Noted."), json_reply=Reply("{ this is not the twin")) as llm:

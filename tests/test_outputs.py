@@ -220,6 +220,8 @@ def reference_words() -> list[str]:
     return normalise((SAMPLES / "meeting.txt").read_text(), strip_speakers=True)
 
 
+@pytest.mark.model
+@pytest.mark.slow
 def test_cli_writes_subtitles_to_the_file_its_name_asks_for(capfd, tmp_path):
     out = tmp_path / "meeting.srt"
     result = run_cli(capfd, str(SAMPLES / "meeting.wav"), "--out", str(out))
@@ -231,6 +233,8 @@ def test_cli_writes_subtitles_to_the_file_its_name_asks_for(capfd, tmp_path):
     assert word_error_rate(reference_words(), heard) <= 0.15
 
 
+@pytest.mark.model
+@pytest.mark.slow
 def test_cli_prints_notes_with_format_md(capfd, monkeypatch):
     monkeypatch.setenv("STREAMTWIN_TWIN_WITHOUT_LLM", "1")
     result = run_cli(capfd, str(SAMPLES / "meeting.wav"), "--format", "md")
@@ -250,6 +254,7 @@ def test_cli_prints_notes_with_format_md(capfd, monkeypatch):
         (["--out", "no/such/dir/out.srt"], "cannot write"),
     ],
 )
+@pytest.mark.model
 def test_cli_refuses_an_output_it_cannot_write(capfd, monkeypatch, tmp_path, args, says):
     monkeypatch.chdir(tmp_path)
     result = run_cli(capfd, str(SAMPLES / "meeting.wav"), *args)

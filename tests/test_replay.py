@@ -43,6 +43,7 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return record, result.stdout
 
 
+@pytest.mark.model
 def test_run_records_every_event_it_emits(recording: tuple[Path, str]) -> None:
     record, printed = recording
     text = record.read_text(encoding="utf-8")
@@ -52,6 +53,7 @@ def test_run_records_every_event_it_emits(recording: tuple[Path, str]) -> None:
     assert any(event.type == "transcript.final" for event in events)
 
 
+@pytest.mark.model
 def test_replay_at_once_gives_the_recording_back_byte_for_byte(capfd, recording: tuple[Path, str]) -> None:
     record, _ = recording
     result = run_main(capfd, "replay", str(record), "--speed", "0", "--format", "jsonl")
@@ -59,6 +61,7 @@ def test_replay_at_once_gives_the_recording_back_byte_for_byte(capfd, recording:
     assert result.stdout == record.read_text(encoding="utf-8")
 
 
+@pytest.mark.model
 def test_replay_as_text_shows_the_transcript(capfd, recording: tuple[Path, str]) -> None:
     record, _ = recording
     result = run_main(capfd, "replay", str(record), "--speed", "50", "--format", "text")
@@ -66,6 +69,7 @@ def test_replay_as_text_shows_the_transcript(capfd, recording: tuple[Path, str])
     assert "[00:00]" in result.stdout and "morning" in result.stdout.lower()
 
 
+@pytest.mark.model
 def test_replay_from_redis_equals_the_recording(
     capfd, recording: tuple[Path, str], redis_server: RedisServer
 ) -> None:
@@ -131,6 +135,7 @@ def test_redis_urls_are_checked_and_shown_without_password() -> None:
             parse_redis_url(bad)
 
 
+@pytest.mark.redis
 def test_a_wrong_or_missing_redis_password_is_one_line_without_the_password(capfd, tmp_path: Path) -> None:
     server = RedisServer(tmp_path, password="s3cret-pw")
     server.start()
@@ -147,6 +152,7 @@ def test_a_wrong_or_missing_redis_password_is_one_line_without_the_password(capf
         assert "hunter2" not in result.stderr and "s3cret-pw" not in result.stderr
 
 
+@pytest.mark.model
 async def test_serve_replay_shows_the_recording_to_viewers_as_a_live_session(
     recording: tuple[Path, str], make_server: ServerFactory
 ) -> None:

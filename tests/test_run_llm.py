@@ -9,7 +9,11 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.fakes.openai_server import FakeLLMServer, Reply
+
+pytestmark = [pytest.mark.model, pytest.mark.network, pytest.mark.slow]
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

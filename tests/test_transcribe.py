@@ -17,6 +17,8 @@ from streamtwin.session import Session, run_reader
 from streamtwin.speech.wer import normalise, word_error_rate
 from tests.cli import run_main
 
+pytestmark = [pytest.mark.model, pytest.mark.slow]
+
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 MP4_S = json.loads((SAMPLES / "meeting_mp4.json").read_text())["duration"]  # meeting.mp4: the meeting's start
 

@@ -8,9 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.model
+@pytest.mark.slow
 def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
     process = subprocess.run(
         [sys.executable, "-m", "bench.understanding", "--llm", "local", "--llm-model", "smollm2", "--only", "standup"],
