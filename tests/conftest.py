@@ -2,7 +2,7 @@
 
 The markers (pyproject.toml) follow from these fixtures too: a test that takes ``meeting_events`` ran the
 speech model, one that takes ``redis_server`` a redis-server, one that takes ``loopback_ice`` real WebRTC
-peers.
+peers.  The tests that take ``meeting_events`` share one xdist worker, so the run is made once.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for fixture, mark in FIXTURE_MARKS.items():
             if fixture in used:
                 item.add_marker(mark)
+        if "meeting_events" in used:
+            item.add_marker(pytest.mark.xdist_group("meeting_events"))
 
 
 @pytest.fixture

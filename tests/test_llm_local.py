@@ -14,7 +14,8 @@ from streamtwin.llm.backend import ChatRequest, Delta, LLMError
 from streamtwin.llm.local_backend import LocalBackend, llama_response_format, reused_prefix_tokens
 from tests.fakes import abandon_after_first_delta, collect
 
-pytestmark = pytest.mark.model
+# llama.cpp takes both cores: its tests share one xdist worker, never two models at once.
+pytestmark = [pytest.mark.model, pytest.mark.xdist_group("llama")]
 
 TRANSCRIPT = " ".join(
     f"Speaker {i % 3}: item {i} of the agenda is the budget of project {i % 5}." for i in range(30)

@@ -92,6 +92,7 @@ async def test_a_failing_endpoint_never_stops_the_transcript():
     assert all(e["why"]["origins"] == ["rules"] for e in events if e["type"] == "twin.patch")
 
 
+@pytest.mark.xdist_group("llama")  # with the other llama.cpp tests (tests/test_llm_local.py)
 async def test_embedded_local_model_answers_and_keeps_a_twin():
     code, events, stderr = await run_cli(
         # A shared CPU can make the last twin update slow: give the drain room rather than flake.

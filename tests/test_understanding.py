@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.model
 @pytest.mark.slow
+@pytest.mark.xdist_group("llama")  # with the other llama.cpp tests (tests/test_llm_local.py)
 def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
     process = subprocess.run(
         [sys.executable, "-m", "bench.understanding", "--llm", "local", "--llm-model", "smollm2", "--only", "standup"],
