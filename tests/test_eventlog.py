@@ -23,16 +23,9 @@ from streamtwin.eventlog.node import NodeKeeper
 from streamtwin.eventlog.redis_store import RedisStore
 from streamtwin.events import from_json
 from streamtwin.eventlog.resume import ResumeFeed
+from tests.clock import Clock
 from tests.logdata import event
 from tests.redis_server import RedisServer
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Stores:

@@ -19,6 +19,7 @@ from streamtwin.eventlog.node import NodeKeeper
 from streamtwin.eventlog.redis_store import RedisStore
 from streamtwin.eventlog.logwrites import Backoff
 from streamtwin.eventlog.resume import Gap
+from tests.clock import Clock
 from tests.logdata import TIMEOUT_S, ended, event, final, watch
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 
@@ -65,14 +66,6 @@ async def test_following_an_ended_session_reads_it_whole_and_stops(redis_server:
         assert await collect(store, "unknown") == []
     finally:
         await store.close()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def test_a_dead_nodes_session_ends_for_followers_on_every_node(redis_server: RedisServer) -> None:
