@@ -28,6 +28,9 @@ from streamtwin.service.server import Server, SessionFactory
 from streamtwin.service.webrtc import use_loopback_candidates
 
 FIXTURE_MARKS = {"meeting_events": "model", "redis_server": "redis", "loopback_ice": "network"}
+# Tests that mostly wait on the wall clock (live media, processes, grace periods): one at a time on one
+# xdist worker, so the other keeps the second core busy, and two live sessions never share the machine.
+WAITS = pytest.mark.xdist_group("waits")
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.setdefault("STREAMTWIN_LLM_THREADS", "1")  # read by Config, so by the commands run here too

@@ -15,9 +15,10 @@ import pytest
 from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
+from tests.conftest import WAITS
 from tests.live import hello, offer_media, open_ws, recv_until, send_json, view
 
-pytestmark = [pytest.mark.model, pytest.mark.network]
+pytestmark = [pytest.mark.model, pytest.mark.network, WAITS]
 
 ROOT = Path(__file__).resolve().parent.parent
 MP4 = ROOT / "samples" / "meeting.mp4"

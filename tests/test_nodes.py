@@ -19,10 +19,11 @@ from websockets.exceptions import ConnectionClosed
 
 from bench.nodes import ROOT, ServeProcess
 
+from tests.conftest import WAITS
 from tests.live import hello, offer_media, open_ws, send_json, view
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 
-pytestmark = [pytest.mark.model, pytest.mark.network]
+pytestmark = [pytest.mark.model, pytest.mark.network, WAITS]
 
 SPEECH = ROOT / "samples" / "standup.wav"  # audio only: no thumbnails to carry
 READ_TIMEOUT_S = 90.0

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli import run_main
+from tests.conftest import WAITS
 from tests.fakes.openai_server import FakeLLMServer, Reply
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
@@ -43,6 +44,7 @@ def prompt_text(request) -> str:
     return "\n".join(parts)
 
 
+@WAITS
 def test_groq_sdk_receives_every_final_and_streams_back(capfd, monkeypatch):
     monkeypatch.setenv("GROQ_API_KEY", "test-key")
     server = FakeLLMServer(reply=Reply("Noted: the search page is slow."), json_reply=Reply(TWIN_JSON))
@@ -72,6 +74,7 @@ def test_groq_sdk_receives_every_final_and_streams_back(capfd, monkeypatch):
     assert people == {"Alice"}  # the invented name never reaches a viewer
 
 
+@WAITS
 def test_a_failing_endpoint_never_stops_the_transcript(capfd, monkeypatch):
     # No answer can come: the end would wait out the whole default drain (90 s) for one.  30 s outlasts the
     # driver's longest backoff, so the last twin update is still tried once after the source ends.
