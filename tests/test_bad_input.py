@@ -13,26 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import Ran, assert_one_line_error, run_main
+
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
-def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "streamtwin", "run", *args, "--format", "jsonl", "--llm", "none"],
-        capture_output=True, text=True, timeout=timeout,
-    )
+def run_cli(capfd: pytest.CaptureFixture[str], *args: str) -> Ran:
+    return run_main(capfd, "run", *args, "--format", "jsonl", "--llm", "none")
 
 
-def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> None:
-    assert result.returncode == 1
-    assert "Traceback" not in result.stderr
-    last = result.stderr.strip().splitlines()[-1]
-    assert last.startswith("streamtwin: error: ")
-    for needle in needles:
-        assert needle in last
-
-
-def events_of(result: subprocess.CompletedProcess) -> list[dict]:
+def events_of(result: Ran) -> list[dict]:
     return [json.loads(line) for line in result.stdout.splitlines()]  # every line must be valid JSON
 
 
@@ -40,36 +30,37 @@ def ffmpeg(*args: str) -> None:
     subprocess.run(["ffmpeg", "-loglevel", "error", "-y", *args], check=True)
 
 
-def test_missing_file():
-    result = run_cli("/nonexistent/talk.wav")
+def test_missing_file(capfd):
+    result = run_cli(capfd, "/nonexistent/talk.wav")
     assert_one_line_error(result, "no such file", "/nonexistent/talk.wav")
     assert result.stdout == ""
 
 
-def test_file_that_is_not_media(tmp_path):
+def test_file_that_is_not_media(capfd, tmp_path):
     path = tmp_path / "notes.mp4"
     path.write_text("these are meeting notes, not a video\n" * 50)
-    assert_one_line_error(run_cli(str(path)), "not a media file")
+    assert_one_line_error(run_cli(capfd, str(path)), "not a media file")
 
 
-def test_stream_with_no_audio_track(tmp_path):
+def test_stream_with_no_audio_track(capfd, tmp_path):
     path = tmp_path / "silent_film.mp4"
     ffmpeg("-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "2", "-pix_fmt", "yuv420p", str(path))
-    assert_one_line_error(run_cli(str(path)), "no audio track")
+    assert_one_line_error(run_cli(capfd, str(path)), "no audio track")
 
 
-def test_unreachable_url():
+def test_unreachable_url(capfd):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    assert_one_line_error(run_cli(f"http://127.0.0.1:{port}/talk.wav"), "cannot reach")
+    assert_one_line_error(run_cli(capfd, f"http://127.0.0.1:{port}/talk.wav"), "cannot reach")
 
 
-def test_truncated_container_keeps_what_was_transcribed(tmp_path):
+@pytest.mark.model
+def test_truncated_container_keeps_what_was_transcribed(capfd, tmp_path):
     data = (SAMPLES / "meeting.mp4").read_bytes()
     path = tmp_path / "cut.mp4"
     path.write_bytes(data[: len(data) * 6 // 10])
-    result = run_cli(str(path))
+    result = run_cli(capfd, str(path))
     assert_one_line_error(result, "cut.mp4")
     events = events_of(result)
     assert any(e["type"] == "transcript.final" for e in events)
@@ -109,8 +100,9 @@ def dropping_stream(tmp_path):
     server.shutdown()
 
 
-def test_live_source_that_drops_ends_cleanly_with_transcript_kept(dropping_stream):
-    result = run_cli(dropping_stream, "--fast")
+@pytest.mark.model
+def test_live_source_that_drops_ends_cleanly_with_transcript_kept(capfd, dropping_stream):
+    result = run_cli(capfd, dropping_stream, "--fast")
     assert_one_line_error(result, "dropped")
     events = events_of(result)
     types = [e["type"] for e in events]
@@ -124,17 +116,20 @@ def test_live_source_that_drops_ends_cleanly_with_transcript_kept(dropping_strea
 # --- speech model and language ------------------------------------------------------
 
 
-def test_unknown_speech_model():
-    result = run_cli(str(SAMPLES / "meeting.mp4"), "--asr-model", "huge-v9")
+def test_unknown_speech_model(capfd):
+    result = run_cli(capfd, str(SAMPLES / "meeting.mp4"), "--asr-model", "huge-v9")
     assert_one_line_error(result, "unknown speech model 'huge-v9'", "base", "tiny.en")
 
 
-def test_unknown_language_code():
-    assert_one_line_error(run_cli(str(SAMPLES / "meeting.mp4"), "--language", "xx"), "unknown language code 'xx'")
+@pytest.mark.model
+def test_unknown_language_code(capfd):
+    result = run_cli(capfd, str(SAMPLES / "meeting.mp4"), "--language", "xx")
+    assert_one_line_error(result, "unknown language code 'xx'")
 
 
-def test_a_language_an_english_only_model_cannot_transcribe():
-    result = run_cli(str(SAMPLES / "meeting.mp4"), "--asr-model", "tiny.en", "--language", "de")
+@pytest.mark.model
+def test_a_language_an_english_only_model_cannot_transcribe(capfd):
+    result = run_cli(capfd, str(SAMPLES / "meeting.mp4"), "--asr-model", "tiny.en", "--language", "de")
     assert_one_line_error(result, "English only")
 
 
@@ -155,6 +150,7 @@ def test_a_corrupt_model_join_is_refused_and_never_cached(tmp_path):
             for name in WHISPER_BASE.side_files:
                 (data / name).write_bytes((real / "data" / name).read_bytes())
     cache = tmp_path / "cache"
+    # A process of its own: the fake part packages come first on its import path.
     result = subprocess.run(
         [sys.executable, "-m", "streamtwin", "run", str(SAMPLES / "meeting.mp4"), "--format", "jsonl", "--llm", "none"],
         capture_output=True, text=True, timeout=120,

@@ -18,12 +18,15 @@ import sys
 from pathlib import Path
 
 import jsonpatch
+import pytest
 
 from streamtwin.config import Config
 from streamtwin.service.server import Server, make_session_factory
 from streamtwin.service.webrtc import use_loopback_candidates
 from tests.fakes.scripted_backend import Reply, ScriptedBackend, is_twin_request
 from tests.page_wait import wait_for_function
+
+pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_WAV = ROOT / "samples" / "meeting.wav"
@@ -69,6 +72,9 @@ def scripted_llm(request, index):
     return Reply("The team is planning the new website.", delta_delay_s=0.01)
 
 
+@pytest.mark.model
+@pytest.mark.network
+@pytest.mark.slow
 def test_browser_publishes_and_two_viewers_watch():
     if os.environ.get(NETNS_FLAG) == "1":
         asyncio.run(browser_scenario())

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from playwright.async_api import async_playwright
 
 from streamtwin.events import TranscriptFinal
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
 from tests.page_wait import wait_for_function
+
+pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 60_000
 FINALS_JS = "() => [...document.querySelectorAll('#transcript .final')].map((s) => s.textContent.trim())"

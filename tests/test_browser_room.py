@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 
 import numpy as np
+import pytest
 from playwright.async_api import async_playwright
 
 from streamtwin.config import Config
@@ -17,6 +18,8 @@ from streamtwin.session import Session
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
 from tests.test_rooms import RATE, shared_mic
 from tests.page_wait import wait_for_function
+
+pytestmark = [pytest.mark.browser, pytest.mark.model]
 
 TIMEOUT_MS = 120_000
 WIDTH = 360

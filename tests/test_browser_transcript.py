@@ -14,6 +14,7 @@ import wave
 from pathlib import Path
 
 import numpy as np
+import pytest
 import srt
 from playwright.async_api import async_playwright
 
@@ -35,6 +36,8 @@ from streamtwin.session import Session
 from streamtwin.outputs.subtitles import SubtitleOutput
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
 from tests.page_wait import wait_for_function
+
+pytestmark = [pytest.mark.browser, pytest.mark.model]
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -99,6 +102,7 @@ async def download(page, selector: str) -> str:
     return Path(await (await info.value).path()).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 async def test_transcript_reads_like_one_at_360_px(make_server):
     server = await make_server(
         session_factory=offline_session, asr_model="tiny.en", asr_language="en", vision=False,

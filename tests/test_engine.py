@@ -18,6 +18,7 @@ from streamtwin.events import Error, TranscriptFinal
 from streamtwin.session import Session
 from streamtwin.speech.speech_stage import SpeechStage
 from streamtwin.speech.whisper import WindowJob, WindowResult
+from tests.clock import Clock
 from tests.live import hello, open_ws
 from tests.test_server import closed_with
 
@@ -42,6 +43,18 @@ class FakeModel:
         if failing:
             raise RuntimeError("model exploded")
         return [WindowResult([(" word", 0.0, 0.3, 0.9)], 0.0, "en") for _ in jobs]
+
+
+class ClockedModel(FakeModel):
+    """A decode that takes ``seconds`` of the engine's clock (``clock``), and no wall time."""
+
+    def __init__(self, clock: Clock, seconds: float):
+        super().__init__(seconds=0.0)
+        self.clock, self.spent = clock, seconds
+
+    def decode(self, jobs: list[WindowJob]) -> list[WindowResult]:
+        self.clock.now += self.spent
+        return super().decode(jobs)
 
 
 class Client:
@@ -110,6 +123,7 @@ def speech(seconds: float) -> np.ndarray:
     return decode_audio("samples/meeting.wav")[: int(seconds * 16000)]
 
 
+@pytest.mark.model
 async def test_a_decode_that_fails_or_a_result_that_breaks_the_policy_never_stops_transcription(monkeypatch):
     from streamtwin.media.audio import SAMPLE_RATE
     from streamtwin.speech.agreement import StreamingTranscriber
@@ -178,6 +192,7 @@ async def live_speech(stage: SpeechStage, seconds: float) -> None:
         await asyncio.sleep(0.02)
 
 
+@pytest.mark.model
 async def test_a_lone_speaker_overlaps_decodes_on_the_spare_worker():
     """Hypotheses come twice as often when a second worker would otherwise sit idle."""
     model = OverlapModel(seconds=0.6)
@@ -194,6 +209,7 @@ async def test_a_lone_speaker_overlaps_decodes_on_the_spare_worker():
     assert engine.busy.peak(time.monotonic()) * 2 * 1000.0 <= elapsed
 
 
+@pytest.mark.model
 async def test_no_overlap_while_another_stream_waits_for_a_worker():
     model = OverlapModel(seconds=0.4)
     engine = fake_engine(model, 2)
@@ -207,6 +223,7 @@ async def test_no_overlap_while_another_stream_waits_for_a_worker():
     assert stage.decodes >= 3
 
 
+@pytest.mark.model
 def test_every_session_shares_one_loaded_model():
     config = Config(llm="none")
     first = Session(config, source="a", realtime=True)
@@ -216,6 +233,7 @@ def test_every_session_shares_one_loaded_model():
 
 
 @pytest.mark.parametrize("bad", [{"asr_model": "huge-v9"}, {"asr_language": "xx"}, {"asr_model": "tiny.en", "asr_language": "de"}])
+@pytest.mark.model
 def test_unknown_models_and_languages_are_refused(bad):
     from streamtwin.speech.asr_models import ModelLoadError
 
@@ -225,8 +243,10 @@ def test_unknown_models_and_languages_are_refused(bad):
 
 async def test_a_server_whose_speech_engine_is_saturated_refuses_another_session(make_server, monkeypatch):
     """Admission by measured capacity: the engine's busy share, not a fixed count, says when one more
-    session would fall behind real time; the refusal is a clear ``busy`` and the first session goes on."""
-    engine = SpeechEngine(FakeModel(seconds=0.05), workers=1)
+    session would fall behind real time; the refusal is a clear ``busy`` and the first session goes on.
+    The engine runs on a clock the test moves: each decode takes 0.05 s of it, the quiet minute none."""
+    clock = Clock()
+    engine = SpeechEngine(ClockedModel(clock, seconds=0.05), workers=1, clock=clock)
     engine.busy = BusyMeter(1, bucket_s=0.5, horizon_buckets=4)  # seconds, not minutes, for the test
     monkeypatch.setattr(streamtwin.speech.engine, "_ENGINES", [engine])
     server = await make_server(max_sessions=4, max_speech_load=0.85)
@@ -235,15 +255,19 @@ async def test_a_server_whose_speech_engine_is_saturated_refuses_another_session
 
     talker = Client(engine, "talker", again=True)  # a speaking stream keeps the one worker busy
     engine.want(talker, "step", 5.0)
-    await asyncio.sleep(1.2)
+    while clock.now < 1001.2:  # 1.2 s of decoding
+        await asyncio.sleep(0.001)
     second = await open_ws(server)
     error = await hello(second, "publisher")
     assert (error["type"], error["code"], error["fatal"]) == ("error", "busy", True), error
     assert "fall behind real time" in error["message"]
     assert (await closed_with(second))[0] == 1013
 
-    talker.again = False  # the speaking stops; once the busy minute (here 2 s) has passed, there is room
-    await asyncio.sleep(2.5)
+    talker.again = False  # the speaking stops with the decode under way; the busy minute (here 2 s) passes
+    decoded = len(talker.results)
+    while len(talker.results) == decoded:
+        await asyncio.sleep(0.001)
+    clock.now += 2.5
     third = await open_ws(server)
     assert (await hello(third, "publisher"))["type"] == "welcome"
     await first.close()

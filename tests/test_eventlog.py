@@ -23,16 +23,9 @@ from streamtwin.eventlog.node import NodeKeeper
 from streamtwin.eventlog.redis_store import RedisStore
 from streamtwin.events import from_json
 from streamtwin.eventlog.resume import ResumeFeed
+from tests.clock import Clock
 from tests.logdata import event
 from tests.redis_server import RedisServer
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Stores:
@@ -59,7 +52,7 @@ class Stores:
         return store
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 async def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Stores]:
     server = None
     if request.param == "redis":

@@ -11,16 +11,21 @@ import statistics
 import sys
 from pathlib import Path
 
+import pytest
 from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
+from tests.conftest import WAITS
 from tests.live import hello, offer_media, open_ws, recv_until, send_json, view
+
+pytestmark = [pytest.mark.model, pytest.mark.network, WAITS]
 
 ROOT = Path(__file__).resolve().parent.parent
 MP4 = ROOT / "samples" / "meeting.mp4"
 KILLS = 12
 
 
+@pytest.mark.slow
 async def test_publishers_killed_mid_stream_leave_nothing_behind():
     # The server runs in a process of its own (tests.publisher_kills), so the footprint is the server's alone.
     child = await asyncio.create_subprocess_exec(

@@ -11,12 +11,15 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from streamtwin.eventlog import StoreSettings
 from streamtwin.eventlog.follow import follow
 from streamtwin.eventlog.node import NodeKeeper
 from streamtwin.eventlog.redis_store import RedisStore
 from streamtwin.eventlog.logwrites import Backoff
 from streamtwin.eventlog.resume import Gap
+from tests.clock import Clock
 from tests.logdata import TIMEOUT_S, ended, event, final, watch
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 
@@ -26,6 +29,7 @@ async def collect(store: RedisStore, session: str, after: int = 0) -> list[dict]
             follow(store, session, after, poll_s=0.05, backoff=Backoff(initial_s=0.02, max_s=0.2))]
 
 
+@pytest.mark.redis
 async def test_a_follower_gets_backlog_and_live_once_through_a_redis_outage(tmp_path: Path) -> None:
     server = RedisServer(tmp_path, persist=True)
     server.start()
@@ -64,14 +68,6 @@ async def test_following_an_ended_session_reads_it_whole_and_stops(redis_server:
         await store.close()
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def test_a_dead_nodes_session_ends_for_followers_on_every_node(redis_server: RedisServer) -> None:
     settings = StoreSettings(node_expiry_s=10.0)
     store_a, store_b = RedisStore(redis_server.url, settings), RedisStore(redis_server.url, settings)
@@ -100,6 +96,7 @@ async def test_a_dead_nodes_session_ends_for_followers_on_every_node(redis_serve
         (4, "error", "node_lost"), (5, "session.ended", None)]
 
 
+@pytest.mark.redis
 async def test_a_node_registers_its_sessions_again_after_redis_forgot_them(tmp_path: Path) -> None:
     server = RedisServer(tmp_path)
     server.start()

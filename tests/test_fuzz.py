@@ -18,6 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from pathlib import Path
 
+import pytest
+
 from tests import fuzz
 from tests.live import HealthProbe, open_ws
 from tests.test_hardening import raw_http
@@ -47,6 +49,8 @@ def no_tracebacks(caplog) -> list[str]:
     return [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.exc_info or r.levelname in ("ERROR", "CRITICAL")]
 
 
+@pytest.mark.network
+@pytest.mark.slow
 async def test_thousands_of_hostile_messages(make_server, caplog):
     server = await make_server(auth_failures_per_min=10**6, max_connections_per_address=64)
     await warm_speech_model(server)

@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import urllib.request
 
+import pytest
 from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
 from streamtwin.llm.openai_backend import OpenAIBackend
 from streamtwin.service.server import make_session_factory
+from tests.conftest import WAITS
 from tests.fakes.openai_server import FakeLLMServer, Reply
 from tests.live import hello, offer_media, open_ws, recv_until, send_json, view
 from tests.test_faults import MP4
@@ -26,6 +28,9 @@ SPOKEN = ("morning", "planning", "website", "costs", "search", "slow", "server")
 STALL_TIMEOUT_S = 2.0
 
 
+@pytest.mark.model
+@pytest.mark.slow
+@WAITS
 async def test_a_misbehaving_llm_endpoint_never_stops_the_live_transcript(make_server, loopback_ice):
     faults = [Reply(stall=True), Reply(error_after=2), Reply(garbage_after=1), Reply(status=500)]
     async with FakeLLMServer(reply=Reply("Noted."), json_reply=Reply("{ this is not the twin")) as llm:

@@ -10,9 +10,14 @@ import threading
 import jsonschema
 import pytest
 
+from streamtwin.config import Config
 from streamtwin.llm.backend import ChatRequest, Delta, LLMError
 from streamtwin.llm.local_backend import LocalBackend, llama_response_format, reused_prefix_tokens
 from tests.fakes import abandon_after_first_delta, collect
+
+# llama.cpp takes both cores: its tests share one xdist worker, never two models at once.
+pytestmark = [pytest.mark.model, pytest.mark.xdist_group("llama")]
+THREADS = Config.from_sources({}).llm_threads or None  # as the commands take them (tests/conftest.py)
 
 TRANSCRIPT = " ".join(
     f"Speaker {i % 3}: item {i} of the agenda is the budget of project {i % 5}." for i in range(30)
@@ -22,7 +27,7 @@ SYSTEM = {"role": "system", "content": "You summarise a live meeting in one shor
 
 @pytest.fixture
 async def backend():
-    local = LocalBackend("smollm2", n_ctx=2048)
+    local = LocalBackend("smollm2", THREADS, n_ctx=2048)
     await local.start()
     yield local
     await local.aclose()
@@ -106,7 +111,7 @@ async def test_generations_run_one_at_a_time(backend):
 
 
 async def test_prompt_longer_than_the_window_is_a_bad_request():
-    small = LocalBackend("smollm2", n_ctx=128)
+    small = LocalBackend("smollm2", THREADS, n_ctx=128)
     try:
         with pytest.raises(LLMError) as caught:
             await collect(small.stream(ChatRequest([{"role": "user", "content": TRANSCRIPT}])))
@@ -146,7 +151,7 @@ async def test_a_call_abandoned_while_it_waits_for_the_thread_leaves_no_stray_fa
     loop = asyncio.get_running_loop()
     unhandled: list[dict] = []
     loop.set_exception_handler(lambda _, context: unhandled.append(context))
-    local = LocalBackend("smollm2", n_ctx=2048)
+    local = LocalBackend("smollm2", THREADS, n_ctx=2048)
     await local.start()
     gate = threading.Event()
     busy = loop.run_in_executor(local._executor, gate.wait)  # the model's one thread is taken

@@ -12,6 +12,8 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from streamtwin.eventlog.redis_store import RedisStore
 from streamtwin.eventlog.writer import LogWriter
 from streamtwin.events import from_json
@@ -76,6 +78,7 @@ async def outage(server: RedisServer, queue: WriteQueue) -> tuple[list[int], lis
     return submitted, await read_log(server.url, "s1"), reports, degraded
 
 
+@pytest.mark.redis
 async def test_redis_killed_and_restarted_with_persistence_loses_nothing(tmp_path: Path) -> None:
     server = RedisServer(tmp_path, persist=True)
     server.start()
@@ -92,6 +95,7 @@ async def test_redis_killed_and_restarted_with_persistence_loses_nothing(tmp_pat
         from_json(json.dumps(entry))
 
 
+@pytest.mark.redis
 async def test_redis_restarted_empty_reports_what_it_lost(tmp_path: Path) -> None:
     server = RedisServer(tmp_path)  # no persistence: whatever Redis held dies with it
     server.start()
@@ -105,6 +109,7 @@ async def test_redis_restarted_empty_reports_what_it_lost(tmp_path: Path) -> Non
     assert len(reports) == 1
 
 
+@pytest.mark.redis
 async def test_a_full_buffer_during_the_outage_is_reported_not_silent(tmp_path: Path) -> None:
     server = RedisServer(tmp_path, persist=True)
     server.start()

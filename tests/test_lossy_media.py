@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from aiortc import MediaStreamTrack, RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 from aioice.ice import StunProtocol
@@ -30,6 +31,8 @@ from aioice.ice import StunProtocol
 from streamtwin.media.mediatime import AudioTimeline
 from tests.live import hello, offer_media, open_ws, recv_until, send_json, view
 from tests.test_browser import NETNS_FLAG, SAMPLE_WORDS
+
+pytestmark = [pytest.mark.model, pytest.mark.network, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 WAV = ROOT / "samples" / "meeting.wav"  # 61.6 s of speech and pauses

@@ -16,6 +16,7 @@ import pytest
 from streamtwin.service.native_memory import (
     JEMALLOC_CONF, M_ARENA_MAX, M_MMAP_THRESHOLD, RERUN_MARK, NativeMemory, glibc, rerun_environment,
 )
+from tests.cli import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -219,8 +220,9 @@ def test_run_starts_again_under_jemalloc_and_glibc_keeps_the_c_library():
     assert "memory allocator: the C library's malloc" in kept.stderr and kept.returncode == 1
 
 
-def test_an_unknown_allocator_is_one_clear_line():
-    ran = run_command("tcmalloc")
+def test_an_unknown_allocator_is_one_clear_line(capfd, monkeypatch):
+    monkeypatch.setenv("STREAMTWIN_ALLOCATOR", "tcmalloc")
+    ran = run_main(capfd, "run", "no-such-file.wav", "--llm", "none")
     assert ran.returncode == 1 and "Traceback" not in ran.stderr
     assert ran.stderr.strip().splitlines()[-1] == (
         "streamtwin: error: unknown allocator 'tcmalloc': choose one of auto, jemalloc, glibc")

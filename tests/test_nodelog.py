@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from streamtwin.config import Config
 from streamtwin.eventlog.memory_store import MemoryStore
 from streamtwin.eventlog.node_log import NodeLog
@@ -62,6 +64,7 @@ async def test_without_redis_the_same_calls_work_in_memory() -> None:
         await node.close()
 
 
+@pytest.mark.redis
 async def test_a_session_ended_while_redis_is_down_is_ended_when_it_is_back(tmp_path: Path) -> None:
     server = RedisServer(tmp_path, persist=True)
     server.start()

@@ -12,13 +12,18 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 from websockets.exceptions import ConnectionClosed
 
 from bench.nodes import ROOT, ServeProcess
+
+from tests.conftest import WAITS
 from tests.live import hello, offer_media, open_ws, send_json, view
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
+
+pytestmark = [pytest.mark.model, pytest.mark.network, WAITS]
 
 SPEECH = ROOT / "samples" / "standup.wav"  # audio only: no thumbnails to carry
 READ_TIMEOUT_S = 90.0
@@ -111,6 +116,7 @@ async def watch_from_start(node: ServeProcess, welcome: dict[str, Any]) -> Any:
     return ws
 
 
+@pytest.mark.slow
 async def test_a_killed_node_is_reported_to_viewers_on_another_node(redis_server, loopback_ice):
     async with nodes(redis_server.url, STREAMTWIN_NODE_EXPIRY_S="3") as (a, b):
         publisher, welcome, pc = await publish(a)
@@ -136,6 +142,8 @@ async def test_a_killed_node_is_reported_to_viewers_on_another_node(redis_server
             assert closed.rcvd is not None and closed.rcvd.code == 1000
 
 
+@pytest.mark.redis
+@pytest.mark.slow
 async def test_redis_killed_and_restarted_under_two_nodes_loses_nothing(tmp_path, loopback_ice):
     """A's own viewers go on while Redis is down (told once, ``store_unavailable``); B's viewer and a later one
     read the whole session from the log once Redis is back: what A buffered is appended, in order."""

@@ -8,10 +8,7 @@ numbers) and the final twin (folded here from the twin events with `jsonpatch`).
 from __future__ import annotations
 
 import io
-import os
 import re
-import subprocess
-import sys
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -37,6 +34,7 @@ from streamtwin.outputs.notes import MarkdownOutput
 from streamtwin.outputs.text import DIM, PLAIN, TextOutput, clock
 from streamtwin.outputs.subtitles import SubtitleOutput
 from streamtwin.speech.wer import normalise, word_error_rate
+from tests.cli import Ran, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -214,18 +212,19 @@ def test_terminal_view_prints_only_the_answer_of_the_backend_that_took_over():
     assert err.getvalue() == "note: openai took the answer over (groq: stream_broken)\n"
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "streamtwin", "run", *args, "--llm", "none", "--asr-model", "tiny.en"]
-    return subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
+def run_cli(capfd: pytest.CaptureFixture[str], *args: str) -> Ran:
+    return run_main(capfd, "run", *args, "--llm", "none", "--asr-model", "tiny.en")
 
 
 def reference_words() -> list[str]:
     return normalise((SAMPLES / "meeting.txt").read_text(), strip_speakers=True)
 
 
-def test_cli_writes_subtitles_to_the_file_its_name_asks_for(tmp_path):
+@pytest.mark.model
+@pytest.mark.slow
+def test_cli_writes_subtitles_to_the_file_its_name_asks_for(capfd, tmp_path):
     out = tmp_path / "meeting.srt"
-    result = run_cli(str(SAMPLES / "meeting.wav"), "--out", str(out))
+    result = run_cli(capfd, str(SAMPLES / "meeting.wav"), "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""  # not a terminal: the file gets the output, stdout nothing
     subtitles = list(srt.parse(out.read_text(encoding="utf-8")))
@@ -234,9 +233,11 @@ def test_cli_writes_subtitles_to_the_file_its_name_asks_for(tmp_path):
     assert word_error_rate(reference_words(), heard) <= 0.15
 
 
-def test_cli_prints_notes_with_format_md():
-    env = {**os.environ, "STREAMTWIN_TWIN_WITHOUT_LLM": "1"}
-    result = run_cli(str(SAMPLES / "meeting.wav"), "--format", "md", env=env)
+@pytest.mark.model
+@pytest.mark.slow
+def test_cli_prints_notes_with_format_md(capfd, monkeypatch):
+    monkeypatch.setenv("STREAMTWIN_TWIN_WITHOUT_LLM", "1")
+    result = run_cli(capfd, str(SAMPLES / "meeting.wav"), "--format", "md")
     assert result.returncode == 0, result.stderr
     notes, transcript = result.stdout.split("\n## Transcript\n\n")
     assert notes.startswith("# Meeting notes\n") and "## Action items\n\n- [ ] " in notes
@@ -253,12 +254,10 @@ def test_cli_prints_notes_with_format_md():
         (["--out", "no/such/dir/out.srt"], "cannot write"),
     ],
 )
-def test_cli_refuses_an_output_it_cannot_write(tmp_path, args, says):
-    result = subprocess.run(
-        [sys.executable, "-m", "streamtwin", "run", str(SAMPLES / "meeting.wav"), *args, "--llm", "none",
-         "--asr-model", "tiny.en"],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+@pytest.mark.model
+def test_cli_refuses_an_output_it_cannot_write(capfd, monkeypatch, tmp_path, args, says):
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(capfd, str(SAMPLES / "meeting.wav"), *args)
     assert result.returncode == 1
     assert says in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -17,18 +17,13 @@ from streamtwin.eventlog.redis_store import RedisStore
 from streamtwin.events import from_json
 from streamtwin.eventlog.recording import due_in
 from streamtwin.cli.serve import start_replay
+from tests.cli import assert_one_line_error, run_main
 from tests.conftest import ServerFactory
 from tests.live import hello, open_ws, recv_until
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
-from tests.test_bad_input import assert_one_line_error, ffmpeg
+from tests.test_bad_input import ffmpeg
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def streamtwin(*args: str, timeout: float = 300, **env_vars: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), **env_vars)
-    return subprocess.run([sys.executable, "-m", "streamtwin", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")
@@ -38,12 +33,17 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     clip = folder / "clip.wav"
     ffmpeg("-i", str(ROOT / "samples" / "meeting.wav"), "-t", "4", str(clip))
     record = folder / "clip.jsonl"
-    result = streamtwin("run", str(clip), "--llm", "none", "--asr-model", "tiny.en", "--language", "en",
-                        "--format", "jsonl", "--record", str(record))
+    # A process of its own: a module's fixture has no capfd to take the command's output.
+    result = subprocess.run(
+        [sys.executable, "-m", "streamtwin", "run", str(clip), "--llm", "none", "--asr-model", "tiny.en",
+         "--language", "en", "--format", "jsonl", "--record", str(record)],
+        capture_output=True, text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT,
+    )
     assert result.returncode == 0, result.stderr
     return record, result.stdout
 
 
+@pytest.mark.model
 def test_run_records_every_event_it_emits(recording: tuple[Path, str]) -> None:
     record, printed = recording
     text = record.read_text(encoding="utf-8")
@@ -53,32 +53,40 @@ def test_run_records_every_event_it_emits(recording: tuple[Path, str]) -> None:
     assert any(event.type == "transcript.final" for event in events)
 
 
-def test_replay_at_once_gives_the_recording_back_byte_for_byte(recording: tuple[Path, str]) -> None:
+@pytest.mark.model
+def test_replay_at_once_gives_the_recording_back_byte_for_byte(capfd, recording: tuple[Path, str]) -> None:
     record, _ = recording
-    result = streamtwin("replay", str(record), "--speed", "0", "--format", "jsonl")
+    result = run_main(capfd, "replay", str(record), "--speed", "0", "--format", "jsonl")
     assert result.returncode == 0, result.stderr
     assert result.stdout == record.read_text(encoding="utf-8")
 
 
-def test_replay_as_text_shows_the_transcript(recording: tuple[Path, str]) -> None:
+@pytest.mark.model
+def test_replay_as_text_shows_the_transcript(capfd, recording: tuple[Path, str]) -> None:
     record, _ = recording
-    result = streamtwin("replay", str(record), "--speed", "50", "--format", "text")
+    result = run_main(capfd, "replay", str(record), "--speed", "50", "--format", "text")
     assert result.returncode == 0, result.stderr
     assert "[00:00]" in result.stdout and "morning" in result.stdout.lower()
 
 
-async def test_replay_from_redis_equals_the_recording(recording: tuple[Path, str], redis_server: RedisServer) -> None:
+@pytest.mark.model
+def test_replay_from_redis_equals_the_recording(
+    capfd, recording: tuple[Path, str], redis_server: RedisServer
+) -> None:
     record, _ = recording
     lines = record.read_text(encoding="utf-8").splitlines()
     session = from_json(lines[0]).session
-    store = RedisStore(redis_server.url)
-    await store.register(session, "node-a", 1000.0)
-    for line in lines:
-        await store.append(session, from_json(line).seq, line.encode())
-    await store.end(session)
-    await store.close()
-    result = await asyncio.to_thread(streamtwin, "replay", f"{redis_server.url}/{session}", "--speed", "0",
-                                     "--format", "jsonl")
+
+    async def store_the_recording() -> None:
+        store = RedisStore(redis_server.url)
+        await store.register(session, "node-a", 1000.0)
+        for line in lines:
+            await store.append(session, from_json(line).seq, line.encode())
+        await store.end(session)
+        await store.close()
+
+    asyncio.run(store_the_recording())
+    result = run_main(capfd, "replay", f"{redis_server.url}/{session}", "--speed", "0", "--format", "jsonl")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == lines
 
@@ -90,23 +98,26 @@ def test_pacing_follows_the_recorded_wall_clock() -> None:
     assert due_in(5.0, 0.0, 0.0) == 0.0  # --speed 0: everything at once
 
 
-def test_bad_sources_are_one_line_and_exit_1(tmp_path: Path, redis_server: RedisServer) -> None:
+def test_bad_sources_are_one_line_and_exit_1(
+    capfd, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, redis_server: RedisServer
+) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"v":1,"type":"session.started","session":"a","seq":1,"wall":1,"media_time":0,"source":"x"}\n'
                    "not json\n")
-    assert_one_line_error(streamtwin("replay", str(bad)), "bad.jsonl:2", "not an event")
-    assert_one_line_error(streamtwin("replay", str(tmp_path / "missing.jsonl")), "cannot read")
-    result = streamtwin("replay", "redis://user:hunter2@127.0.0.1:6379/zero/s1")
+    assert_one_line_error(run_main(capfd, "replay", str(bad)), "bad.jsonl:2", "not an event")
+    assert_one_line_error(run_main(capfd, "replay", str(tmp_path / "missing.jsonl")), "cannot read")
+    result = run_main(capfd, "replay", "redis://user:hunter2@127.0.0.1:6379/zero/s1")
     assert_one_line_error(result, "bad database", "user:***@")
     assert "hunter2" not in result.stderr
-    assert_one_line_error(streamtwin("replay", "redis://127.0.0.1:6379/"), "no session")
-    assert_one_line_error(streamtwin("replay", f"{redis_server.url}/nosuchsession"), "no session 'nosuchsession'")
+    assert_one_line_error(run_main(capfd, "replay", "redis://127.0.0.1:6379/"), "no session")
+    assert_one_line_error(run_main(capfd, "replay", f"{redis_server.url}/nosuchsession"), "no session 'nosuchsession'")
     redis_server.kill()
-    result = streamtwin("replay", f"redis://:hunter2@127.0.0.1:{redis_server.port}/0/s1")
+    result = run_main(capfd, "replay", f"redis://:hunter2@127.0.0.1:{redis_server.port}/0/s1")
     assert_one_line_error(result, "unreachable", f"127.0.0.1:{redis_server.port}")
     assert "hunter2" not in result.stderr
-    assert streamtwin("replay", str(bad), "--speed", "-1").returncode == 2  # argparse: usage and exit 2
-    assert_one_line_error(streamtwin("replay", f"{redis_server.url}/s1", STREAMTWIN_LOG_MAXLEN="0"), "log_maxlen >= 1")
+    assert run_main(capfd, "replay", str(bad), "--speed", "-1").returncode == 2  # argparse: usage and exit 2
+    monkeypatch.setenv("STREAMTWIN_LOG_MAXLEN", "0")
+    assert_one_line_error(run_main(capfd, "replay", f"{redis_server.url}/s1"), "log_maxlen >= 1")
 
 
 def test_redis_urls_are_checked_and_shown_without_password() -> None:
@@ -124,13 +135,14 @@ def test_redis_urls_are_checked_and_shown_without_password() -> None:
             parse_redis_url(bad)
 
 
-def test_a_wrong_or_missing_redis_password_is_one_line_without_the_password(tmp_path: Path) -> None:
+@pytest.mark.redis
+def test_a_wrong_or_missing_redis_password_is_one_line_without_the_password(capfd, tmp_path: Path) -> None:
     server = RedisServer(tmp_path, password="s3cret-pw")
     server.start()
     try:
-        wrong = streamtwin("replay", f"redis://:hunter2@127.0.0.1:{server.port}/0/s1")
-        missing = streamtwin("replay", f"redis://127.0.0.1:{server.port}/0/s1")
-        right = streamtwin("replay", f"redis://:s3cret-pw@127.0.0.1:{server.port}/0/s1")
+        wrong = run_main(capfd, "replay", f"redis://:hunter2@127.0.0.1:{server.port}/0/s1")
+        missing = run_main(capfd, "replay", f"redis://127.0.0.1:{server.port}/0/s1")
+        right = run_main(capfd, "replay", f"redis://:s3cret-pw@127.0.0.1:{server.port}/0/s1")
     finally:
         server.kill()
     assert_one_line_error(wrong, "refused the password", "redis://:***@127.0.0.1")
@@ -140,6 +152,7 @@ def test_a_wrong_or_missing_redis_password_is_one_line_without_the_password(tmp_
         assert "hunter2" not in result.stderr and "s3cret-pw" not in result.stderr
 
 
+@pytest.mark.model
 async def test_serve_replay_shows_the_recording_to_viewers_as_a_live_session(
     recording: tuple[Path, str], make_server: ServerFactory
 ) -> None:
@@ -173,11 +186,11 @@ async def test_serve_replay_shows_the_recording_to_viewers_as_a_live_session(
     assert refused["type"] == "error" and refused["code"] == "unauthorized"
 
 
-def test_serve_refuses_a_recording_it_cannot_replay_before_loading_models(tmp_path: Path) -> None:
-    assert_one_line_error(streamtwin("serve", "--replay", str(tmp_path / "missing.jsonl"), timeout=60), "cannot read")
+def test_serve_refuses_a_recording_it_cannot_replay_before_loading_models(capfd, tmp_path: Path) -> None:
+    assert_one_line_error(run_main(capfd, "serve", "--replay", str(tmp_path / "missing.jsonl")), "cannot read")
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n")
-    assert_one_line_error(streamtwin("serve", "--replay", str(empty), timeout=60), "no events")
-    result = streamtwin("serve", "--replay", "redis://:hunter2@127.0.0.1:6379/zero/s1", timeout=60)
+    assert_one_line_error(run_main(capfd, "serve", "--replay", str(empty)), "no events")
+    result = run_main(capfd, "serve", "--replay", "redis://:hunter2@127.0.0.1:6379/zero/s1")
     assert_one_line_error(result, "bad database")
     assert "hunter2" not in result.stderr

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import av
 import numpy as np
+import pytest
 from aiortc.contrib.media import MediaPlayer
 
 from streamtwin.events import from_dict
 from streamtwin.twin.mirror import TwinMirror
 from streamtwin.media.publisher import Publication
+from tests.conftest import WAITS
 from tests.live import hello, open_ws, recv_json, recv_until, send_json, ws_url
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -58,6 +60,9 @@ async def watch(server, welcome: dict) -> list[dict]:
     return [json.loads(raw) async for raw in ws]
 
 
+@pytest.mark.model
+@pytest.mark.slow
+@WAITS
 async def test_three_publishers_in_one_room(make_server, loopback_ice, tmp_path):
     server = await make_server(max_sessions=3, vision=False, twin_without_llm=True, resume_grace_s=2.0)
     audio = shared_mic()

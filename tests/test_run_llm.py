@@ -1,15 +1,20 @@
 """`streamtwin run` end to end with a language model: the real Groq SDK against a loopback
-server speaking Groq's wire format, faults on that server, and the embedded local model."""
+server speaking Groq's wire format, faults on that server, and the embedded local model.
+
+The command runs in this process (``main``); the server answers from a thread of its own."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import sys
 from pathlib import Path
 
+import pytest
+
+from tests.cli import run_main
+from tests.conftest import WAITS
 from tests.fakes.openai_server import FakeLLMServer, Reply
+
+pytestmark = [pytest.mark.model, pytest.mark.slow]
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -26,14 +31,9 @@ TWIN_JSON = json.dumps(
 )
 
 
-async def run_cli(*args: str, env: dict[str, str]) -> tuple[int, list[dict], str]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "streamtwin", "run", *args, "--format", "jsonl",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env={**os.environ, **env},
-    )
-    stdout, stderr = await asyncio.wait_for(process.communicate(), 600)
-    events = [json.loads(line) for line in stdout.decode().splitlines()]
-    return process.returncode, events, stderr.decode()
+def run_cli(capfd: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict], str]:
+    ran = run_main(capfd, "run", *args, "--format", "jsonl")
+    return ran.returncode, [json.loads(line) for line in ran.stdout.splitlines()], ran.stderr
 
 
 def prompt_text(request) -> str:
@@ -44,12 +44,13 @@ def prompt_text(request) -> str:
     return "\n".join(parts)
 
 
-async def test_groq_sdk_receives_every_final_and_streams_back():
-    async with FakeLLMServer(reply=Reply("Noted: the search page is slow."), json_reply=Reply(TWIN_JSON)) as server:
-        code, events, stderr = await run_cli(
-            str(SAMPLES / "meeting.mp4"), "--realtime",
-            env={"GROQ_API_KEY": "test-key", "GROQ_BASE_URL": server.url},
-        )
+@WAITS
+def test_groq_sdk_receives_every_final_and_streams_back(capfd, monkeypatch):
+    monkeypatch.setenv("GROQ_API_KEY", "test-key")
+    server = FakeLLMServer(reply=Reply("Noted: the search page is slow."), json_reply=Reply(TWIN_JSON))
+    with server.in_a_thread():
+        monkeypatch.setenv("GROQ_BASE_URL", server.url)
+        code, events, stderr = run_cli(capfd, str(SAMPLES / "meeting.mp4"), "--realtime")
     assert code == 0, stderr
     assert events[0]["options"]["llm"] == "groq"
     assert all(r.path == "/openai/v1/chat/completions" for r in server.requests)
@@ -73,11 +74,15 @@ async def test_groq_sdk_receives_every_final_and_streams_back():
     assert people == {"Alice"}  # the invented name never reaches a viewer
 
 
-async def test_a_failing_endpoint_never_stops_the_transcript():
-    async with FakeLLMServer(reply=Reply(status=500)) as server:
-        code, events, stderr = await run_cli(
-            str(SAMPLES / "meeting.mp4"), env={"GROQ_API_KEY": "k", "GROQ_BASE_URL": server.url}
-        )
+@WAITS
+def test_a_failing_endpoint_never_stops_the_transcript(capfd, monkeypatch):
+    # No answer can come: the end would wait out the whole default drain (90 s) for one.  30 s outlasts the
+    # driver's longest backoff, so the last twin update is still tried once after the source ends.
+    monkeypatch.setenv("STREAMTWIN_LLM_DRAIN_S", "30")
+    monkeypatch.setenv("GROQ_API_KEY", "k")
+    with FakeLLMServer(reply=Reply(status=500)).in_a_thread() as server:
+        monkeypatch.setenv("GROQ_BASE_URL", server.url)
+        code, events, stderr = run_cli(capfd, str(SAMPLES / "meeting.mp4"))
     assert code == 0, stderr
     types = [e["type"] for e in events]
     assert types.count("transcript.final") >= 5 and types[-1] == "session.ended"
@@ -87,11 +92,10 @@ async def test_a_failing_endpoint_never_stops_the_transcript():
     assert all(e["why"]["origins"] == ["rules"] for e in events if e["type"] == "twin.patch")
 
 
-async def test_embedded_local_model_answers_and_keeps_a_twin():
-    code, events, stderr = await run_cli(
-        # A shared CPU can make the last twin update slow: give the drain room rather than flake.
-        str(SAMPLES / "meeting.mp4"), "--llm", "local", "--llm-model", "smollm2", env={"STREAMTWIN_LLM_DRAIN_S": "400"}
-    )
+@pytest.mark.xdist_group("llama")  # with the other llama.cpp tests (tests/test_llm_local.py)
+def test_embedded_local_model_answers_and_keeps_a_twin(capfd, monkeypatch):
+    monkeypatch.setenv("STREAMTWIN_LLM_DRAIN_S", "400")  # a shared CPU can make the last twin update slow
+    code, events, stderr = run_cli(capfd, str(SAMPLES / "meeting.mp4"), "--llm", "local", "--llm-model", "smollm2")
     assert code == 0, stderr
     assert events[0]["options"]["llm"] == "local"
     types = {e["type"] for e in events}

@@ -3,19 +3,10 @@ shown) and ``/healthz`` says whether it is reachable."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
+from tests.cli import run_main
 from tests.redis_server import free_port
-
-
-def serve(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "streamtwin", "serve", "--llm", "none", "--port", "0", *args],
-        capture_output=True, text=True, timeout=120,
-    )
 
 
 @pytest.mark.parametrize(
@@ -24,9 +15,10 @@ def serve(*args: str) -> subprocess.CompletedProcess:
         ("http://127.0.0.1:6379", "not a Redis URL"),
         (f"redis://:hunter2@127.0.0.1:{free_port()}/0", "unreachable"),
     ],
+    ids=["not-redis", "unreachable"],  # the free port differs between xdist's workers: not in the test's id
 )
-def test_a_bad_or_unreachable_redis_stops_serve_with_one_line(url: str, needle: str) -> None:
-    result = serve("--redis", url)
+def test_a_bad_or_unreachable_redis_stops_serve_with_one_line(capfd, url: str, needle: str) -> None:
+    result = run_main(capfd, "serve", "--llm", "none", "--port", "0", "--redis", url)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()

@@ -8,6 +8,8 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
+
 from streamtwin.eventlog.follow import log_snapshot
 from streamtwin.events import AssistantDelta, AssistantDone, AssistantStarted, TranscriptFinal
 from streamtwin.service.server import Server
@@ -65,6 +67,7 @@ async def test_the_log_holds_what_viewers_got_in_seq_order(make_server):
     assert record.viewer_key and welcome["viewer_token"] not in record.viewer_key
 
 
+@pytest.mark.redis
 async def test_redis_killed_and_back_under_a_session_leaves_its_viewers_unaffected_and_the_log_whole(
     make_server, tmp_path
 ):

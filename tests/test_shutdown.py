@@ -21,6 +21,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+pytestmark = pytest.mark.model
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "meeting.wav"
 # The target is 1 s; bench/ctrl_c.py measures it (with load average 9-10 on the shared 2 cores: session.ended
@@ -115,6 +117,7 @@ async def _serve_and_stop(sig: int) -> tuple[int, float, dict, list, tuple, tupl
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.network
 async def test_serve_stops_cleanly_on_a_signal(sig):
     code, elapsed, welcome, seen, publisher_close, idle_close = await _serve_and_stop(sig)
     assert code == 0

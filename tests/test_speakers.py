@@ -261,6 +261,8 @@ def test_the_encoder_keeps_numpys_blas_to_one_thread():
 # --- the whole pipeline: speech, labels, names and owners ------------------------------------------------
 
 
+@pytest.mark.model
+@pytest.mark.slow
 async def test_a_shared_microphone_through_the_pipeline_gets_three_labels_names_and_owners():
     """shared_mic.wav through Whisper and the speaker stage: >= 90% of words under the right label, three
     labels named David, Priya and Tom, and each "I will ..." owned by whoever said it (the rules' twin)."""

@@ -96,6 +96,8 @@ def test_the_gap_finder_sees_drops_and_doubles():
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[p.stem for p in SAMPLES])
+@pytest.mark.model
+@pytest.mark.slow
 async def test_streaming_neither_drops_nor_doubles_words(sample, monkeypatch):
     meta = json.loads(sample.with_suffix(".json").read_text())
     config = replace(Config(llm="none"), asr_step_s=0.5)

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -35,6 +37,9 @@ def run_standup(mode: str, *options: str) -> dict[str, Any]:
     return result
 
 
+@pytest.mark.model
+@pytest.mark.slow
+@pytest.mark.xdist_group("llama")  # with the other llama.cpp tests (tests/test_llm_local.py)
 def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
     result = run_standup("e2e", "--llm", "local", "--llm-model", "smollm2")
     assert result["llm"] == "local" and result["llm_model"] == "smollm2"

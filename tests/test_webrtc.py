@@ -16,11 +16,15 @@ from pathlib import Path
 from aiortc import RTCConfiguration, RTCPeerConnection
 from aiortc.contrib.media import MediaPlayer
 
+import pytest
+
 from streamtwin.events import from_json
 from streamtwin.cli.stream import stream
 from streamtwin.service.server import Server
 from tests.live import hello, offer_media, open_ws, recv_json, recv_until, send_json, view
 from tests.media import decode_jpeg
+
+pytestmark = pytest.mark.model
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 MP4 = SAMPLES / "meeting.mp4"
@@ -49,6 +53,7 @@ async def watch_first_session(server: Server) -> list[dict]:
     return messages
 
 
+@pytest.mark.slow
 async def test_stream_command_publishes_the_sample_and_a_viewer_reads_the_transcript(
     make_server, loopback_ice, capsys
 ):

@@ -46,6 +46,8 @@ def test_the_wheel_holds_the_page_and_the_package_data(wheel: Path) -> None:
     assert not any(name.startswith(("pipeline/", "tests/", "web/")) for name in names)
 
 
+@pytest.mark.model
+@pytest.mark.network
 def test_serve_from_an_installed_wheel_in_an_empty_folder_serves_the_page(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)

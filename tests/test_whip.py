@@ -66,6 +66,8 @@ def words(text: str) -> set[str]:
     return set(re.findall(r"[a-z']+", text.lower()))
 
 
+@pytest.mark.model
+@pytest.mark.slow
 async def test_a_whip_client_publishes_a_viewer_reads_it_and_delete_ends_the_session(
     make_server, loopback_ice, tmp_path
 ):

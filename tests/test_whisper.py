@@ -34,6 +34,8 @@ def window(audio: np.ndarray, start: float, end: float) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", ["meeting", "standup"])
+@pytest.mark.model
+@pytest.mark.slow
 def test_short_window_decodes_agree_with_full_padding(base, name):
     audio, spoken = turns(name)
     short, full = [], []
@@ -47,6 +49,8 @@ def test_short_window_decodes_agree_with_full_padding(base, name):
     assert word_error_rate(full, short) <= 0.05, (" ".join(short), " ".join(full))
 
 
+@pytest.mark.model
+@pytest.mark.slow
 def test_word_times_match_faster_whisper_within_a_tenth_of_a_second(base):
     audio, spoken = turns("meeting")
     differences = []
@@ -66,6 +70,7 @@ def test_word_times_match_faster_whisper_within_a_tenth_of_a_second(base):
     assert float(np.percentile(differences, 90)) <= 0.1
 
 
+@pytest.mark.model
 def test_a_window_that_loops_on_a_short_tail_is_decoded_again_at_full_padding(base):
     audio, _ = turns("meeting")
     clip = audio[int(0.35 * 16000) : int(2.2 * 16000)]  # "Good morning everyone." and no silence after it
@@ -79,6 +84,7 @@ def test_a_window_that_loops_on_a_short_tail_is_decoded_again_at_full_padding(ba
     assert not looks_degenerate(result.tokens, result.text, cap=len(result.tokens) + 10)
 
 
+@pytest.mark.model
 def test_a_tentative_window_that_loops_keeps_its_first_telling_instead(base):
     audio, _ = turns("meeting")
     clip = audio[int(0.35 * 16000) : int(2.2 * 16000)]
@@ -112,6 +118,7 @@ def test_the_degeneracy_check():
 
 
 @pytest.mark.parametrize(("name", "code"), [("meeting_de", "de"), ("meeting_es", "es")])
+@pytest.mark.model
 def test_languages_are_detected_and_transcribed_not_translated(base, name, code):
     audio, spoken = turns(name)
     turn = spoken[0]
@@ -120,6 +127,7 @@ def test_languages_are_detected_and_transcribed_not_translated(base, name, code)
     assert word_error_rate(normalise(turn["text"]), normalise(result.text)) < 0.3, result.text
 
 
+@pytest.mark.model
 def test_windows_of_different_languages_and_lengths_decode_in_one_batch(base):
     english, en_turns = turns("meeting")
     german, de_turns = turns("meeting_de")
@@ -136,6 +144,7 @@ def test_windows_of_different_languages_and_lengths_decode_in_one_batch(base):
     assert len(batch[2].words) <= 1
 
 
+@pytest.mark.model
 def test_windows_searched_with_different_beams_decode_in_one_batch_each_as_alone(base):
     audio, spoken = turns("standup")
     jobs = [WindowJob(window(audio, turn["start"], turn["end"]), "", "en", beam)
@@ -162,6 +171,7 @@ class GenerateSpy:
         return self._model.generate(encoded, prompts, **options)
 
 
+@pytest.mark.model
 def test_timestamp_mode_reads_whole_turns_and_gives_only_words(base, monkeypatch):
     """The second reading of an utterance decodes in Whisper's timestamp mode (as offline decoding does):
     its timestamp tokens never reach the text, the words keep their times, and a batch that mixes
@@ -217,6 +227,7 @@ print(rss_mb() - before)
 """
 
 
+@pytest.mark.model
 def test_new_window_shapes_do_not_keep_memory():
     """oneDNN kept a compiled kernel per input shape (up to 1,024): a live session's RSS climbed with
     every new window length (+27-39 MB over these 16; a soak stepped up 38 MB at once)."""

@@ -64,8 +64,7 @@ class EngineMetrics:
     @staticmethod
     def recent_load() -> float:
         """The busiest loaded engine's recent peak share of its workers (0 to 1): measured capacity."""
-        now = time.monotonic()
-        return max((engine.busy.peak(now) for engine in _ENGINES), default=0.0)
+        return max((engine.busy.peak(engine.clock()) for engine in _ENGINES), default=0.0)
 
 
 ENGINE_METRICS = EngineMetrics()
@@ -73,8 +72,17 @@ _ENGINES: list[SpeechEngine] = []
 
 
 class SpeechEngine:
-    def __init__(self, model: ShortWindowWhisper, *, workers: int, max_batch: int = 4) -> None:
+    def __init__(
+        self,
+        model: ShortWindowWhisper,
+        *,
+        workers: int,
+        max_batch: int = 4,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``clock``: when streams ask and decodes run, for the scheduler and the busy meter (seconds)."""
         self.model = model
+        self.clock = clock
         self.workers = workers
         self.scheduler = DecodeScheduler(max_batch=max_batch, tail_s=model.tail_s)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="whisper")
@@ -95,7 +103,7 @@ class SpeechEngine:
         return self._running < self.workers and not self.scheduler.depth
 
     def want(self, client: EngineClient, kind: str, seconds: float) -> None:
-        self.scheduler.want(client, time.monotonic(), kind, seconds)
+        self.scheduler.want(client, self.clock(), kind, seconds)
         self._dispatch()
 
     def drop(self, client: EngineClient) -> None:
@@ -122,7 +130,7 @@ class SpeechEngine:
     async def _run(self, work: list[tuple[EngineClient, Any, WindowJob]]) -> None:
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
-        started_at = time.monotonic()
+        started_at = self.clock()
         outcome: list[WindowResult] | BaseException
         try:
             outcome = await loop.run_in_executor(self._pool, self.model.decode, [job for _, _, job in work])
@@ -132,7 +140,7 @@ class SpeechEngine:
         finally:
             self._running -= 1
         elapsed = time.perf_counter() - started
-        self._count_busy([client for client, _, _ in work], started_at, time.monotonic())
+        self._count_busy([client for client, _, _ in work], started_at, self.clock())
         ENGINE_METRICS.decode_seconds.observe(elapsed)
         ENGINE_METRICS.batch_size.observe(len(work))
         for index, (client, token, _) in enumerate(work):

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import re
+import threading
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -141,6 +144,21 @@ class FakeLLMServer:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.stop()
+
+    @contextlib.contextmanager
+    def in_a_thread(self) -> Iterator[Self]:
+        """Serve from an event loop of its own, in a thread: for a test whose thread runs the CLI's ``asyncio.run``."""
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, name="fake-llm-server", daemon=True)
+        thread.start()
+        try:
+            asyncio.run_coroutine_threadsafe(self.start(), loop).result(10)
+            yield self
+        finally:
+            asyncio.run_coroutine_threadsafe(self.stop(), loop).result(10)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(10)
+            loop.close()
 
     # --- scripting -----------------------------------------------------------
 
