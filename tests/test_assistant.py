@@ -918,3 +918,20 @@ async def test_an_item_said_explicitly_reaches_viewers_with_its_utterance_not_af
     await asyncio.sleep(0.05)
     assert len(h.of(TwinPatch)) == patches
     await h.assistant.close()
+
+
+async def test_what_the_assistant_emits_reaches_later_subscribers_in_seq_order():
+    """The rules' patch is published after the final that found it has reached every subscriber: emitted
+    from inside that final's delivery, it reached the fan-out and the API before the final (seq 42 before 41)."""
+    bus = EventBus("test")
+    assistant = build_assistant(Config(llm="none", twin_without_llm=True), None, bus.emit, twin_every_utterances=1)
+    bus.subscribe(assistant.on_event)
+    seen: list[Event] = []
+    bus.subscribe(seen.append)  # as the session's fan-out and stream() subscribe: after the assistant
+    await assistant.start()
+    bus.emit(TranscriptFinal(text="Ravi, please book the venue by Friday.", start=0.0, end=2.0, utterance=1,
+                             utterance_end=True))
+    assert await assistant.drain(5.0)
+    await assistant.close()
+    assert any(isinstance(e, TwinPatch) for e in seen)
+    assert [e.seq for e in seen] == sorted(e.seq for e in seen)

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from streamtwin.config import Config
 from streamtwin.eventlog.recording import recorded_gap, replay
-from tests.test_bad_input import assert_one_line_error
-from tests.test_replay import streamtwin
+from tests.cli import assert_one_line_error, run_main
 
 STARTED = {"v": 1, "type": "session.started", "session": "a", "seq": 1, "wall": 100.0, "media_time": 0.0,
            "source": "x"}
@@ -28,16 +27,17 @@ def deep_recording(folder: Path) -> Path:
     return path
 
 
-def test_a_line_nested_5000_deep_is_one_line_and_exit_1(tmp_path: Path) -> None:
+def test_a_line_nested_5000_deep_is_one_line_and_exit_1(capfd, tmp_path: Path) -> None:
     deep = deep_recording(tmp_path)
-    assert_one_line_error(streamtwin("replay", str(deep), "--speed", "0"), "deep.jsonl:2", "nested deeper than 32")
+    result = run_main(capfd, "replay", str(deep), "--speed", "0")
+    assert_one_line_error(result, "deep.jsonl:2", "nested deeper than 32")
     moderately = tmp_path / "moderately.jsonl"  # within what json parses, past what an event needs
     moderately.write_text(json.dumps({**STARTED, "options": json.loads('{"a":' * 40 + "1" + "}" * 40)}) + "\n")
-    assert_one_line_error(streamtwin("replay", str(moderately), "--speed", "0"), "nested deeper than 32")
+    assert_one_line_error(run_main(capfd, "replay", str(moderately), "--speed", "0"), "nested deeper than 32")
 
 
-def test_serve_refuses_a_too_deep_recording_before_loading_models(tmp_path: Path) -> None:
-    result = streamtwin("serve", "--replay", str(deep_recording(tmp_path)), "--port", "0", timeout=60)
+def test_serve_refuses_a_too_deep_recording_before_loading_models(capfd, tmp_path: Path) -> None:
+    result = run_main(capfd, "serve", "--replay", str(deep_recording(tmp_path)), "--port", "0")
     assert_one_line_error(result, "--replay", "nested deeper than 32")
 
 

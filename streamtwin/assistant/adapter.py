@@ -94,6 +94,7 @@ class Assistant:
         self._alarm = Alarm(clock, self.on_timer)
         self.media_time = 0.0  # the latest media time seen: where the assistant's own lines go in the window
         self._closed = False
+        self._rules_due = False  # a publication of the rules' draft is scheduled
 
     @property
     def twin(self):  # noqa: ANN201 - the TwinModel, read by the session's snapshot
@@ -193,7 +194,7 @@ class Assistant:
         revised = line[: len(line) - len(text)] + revision.text
         self.window.revise(at, line, revised)
         self._hear(revised, revision.text, revision.speaker_name or revision.speaker)
-        self.twin_updater.show_rules(self.media_time)
+        self._show_rules_soon()
 
     def _on_revised_question(self, revision: TranscriptRevised) -> None:
         """A revised utterance that asks the assistant something: the twin knows it was asked, and the driver
@@ -223,7 +224,7 @@ class Assistant:
         # Heard as said: the rules' guess at a voice's name is no evidence that the name is a person's
         # (a misheard "Reng, please fix ..." named the voice that answered).
         self._hear(line, utterance.text, utterance.speaker)
-        self.twin_updater.show_rules(self.media_time)  # what the rules found, at once (heard: now grounded)
+        self._show_rules_soon()  # what the rules found, at once (heard: now grounded)
         if addressed is not None:
             self.twin_updater.asked(addressed)
         self._run(self.policy.on_final(self._clock(), utterance.text, utterance.number))
@@ -231,6 +232,19 @@ class Assistant:
         self.folder.take_evicted()
         self.arm_timer()
         return line
+
+    def _show_rules_soon(self) -> None:
+        """Publish what the rules found once the event being delivered has reached every subscriber: a patch
+        emitted from inside another event's delivery would reach the later subscribers (the fan-out, the
+        log) before that event, out of seq order."""
+        if not self._rules_due:
+            self._rules_due = True
+            asyncio.get_running_loop().call_soon(self._show_rules)
+
+    def _show_rules(self) -> None:
+        self._rules_due = False
+        if not self._closed:
+            self.twin_updater.show_rules(self.media_time)
 
     def _hear(self, line: str, text: str, speaker: str) -> None:
         """Into the session's index of what was said: the line with its speaker's name, never a voice's
