@@ -83,24 +83,24 @@ class Verifier:
         (the session-long index; a plain transcript text is indexed first)."""
         heard = heard if isinstance(heard, HeardIndex) else HeardIndex.of(heard)
         states, scores = self._judge(candidates, model, heard)
-        valid = [s for s in scores if s.valid]
-        if not valid:
-            return Verdict(None, None, scores)
-        best = max(valid, key=lambda s: (s.score, s.grounded, -s.index))
-        return Verdict(best.index, self.prune(states[best.index], heard), scores)
+        winner = self._winner(scores)
+        return Verdict(winner, None if winner is None else self.prune(states[winner], heard), scores)
 
     def vote(self, candidates: Sequence[str | Any], model: TwinModel, heard: HeardIndex) -> Verdict:
         """Several samples of one update: what most valid samples hold (:func:`streamtwin.twin.vote.vote`, the
         best-scored one giving summary, topics and scene), pruned to what was heard."""
-        verdict = self.pick(candidates, model, heard)
-        if verdict.winner is None:
-            return verdict
         states, scores = self._judge(candidates, model, heard)
+        winner = self._winner(scores)
         valid = [state for state in states if state is not None]
-        if len(valid) < 2:
-            return verdict
-        best = [i for i, state in enumerate(states) if state is not None].index(verdict.winner)
-        return Verdict(verdict.winner, self.prune(vote(valid, best), heard), scores, voters=len(valid))
+        if winner is None or len(valid) < 2:
+            return Verdict(winner, None if winner is None else self.prune(states[winner], heard), scores)
+        best = [i for i, state in enumerate(states) if state is not None].index(winner)
+        return Verdict(winner, self.prune(vote(valid, best), heard), scores, voters=len(valid))
+
+    @staticmethod
+    def _winner(scores: list[CandidateScore]) -> int | None:
+        valid = [s for s in scores if s.valid]
+        return max(valid, key=lambda s: (s.score, s.grounded, -s.index)).index if valid else None
 
     def _judge(
         self, candidates: Sequence[str | Any], model: TwinModel, heard: HeardIndex
