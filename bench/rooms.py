@@ -108,8 +108,7 @@ async def trial(config: Any, tracks: dict[str, Path]) -> dict[str, Any]:
     from streamtwin.service.webrtc import use_loopback_candidates
 
     use_loopback_candidates()
-    # Measuring the engine, not admission: measured capacity (max_speech_load) would refuse the sessions.
-    server = Server(replace(config, max_sessions=max(len(tracks), config.max_sessions), max_speech_load=0.0))
+    server = Server(config)  # the default server: the room is one session, its joiners measured as they come
     await server.start()
     finals: list[TranscriptFinal] = []
     ended: list[float] = []

@@ -147,6 +147,42 @@ async def test_joining_needs_the_rooms_join_token_and_a_name(make_server):
     assert refused["code"] == "unauthorized" and "join_token" not in solo
 
 
+async def test_four_join_a_room_on_a_server_started_with_no_flags():
+    """Issue 37: the third participant was refused ("the server holds its maximum of 2 sessions"): each joiner
+    counted as a session.  The room is one session; joiners are limited by the room's size and by the speech
+    engine's measured load, and a refusal names the limit it met."""
+    from streamtwin.config import Config
+    from streamtwin.service.server import Server
+
+    server = Server(Config.from_sources({"host": "127.0.0.1", "port": 0}))
+    server.admission.speech_load = lambda: load  # what the engine measured: this process's tests decode too
+    load = 0.4
+    await server.start()
+    try:
+        host = await hello(await open_ws(server), "publisher", options={"name": "Ann"})
+        names = ["Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+        async def join(name: str) -> dict:
+            return await hello(await open_ws(server), "publisher", session=host["session"],
+                               token=host["join_token"], options={"name": name})
+
+        for name in names[:3]:
+            assert (await join(name))["type"] == "welcome", name
+        assert [p.name for p in server.sessions[host["session"]].participants] == ["Ann", "Bob", "Cy", "Dee"]
+        assert (await hello(await open_ws(server), "publisher"))["type"] == "welcome"  # and a second session
+        load = 0.95  # speech already falls behind: one more would too
+        refused = await join("Eve")
+        assert (refused["code"], "95%" in refused["message"], "85%" in refused["message"]) == ("busy", True, True)
+        load = 0.4
+        for name in names[3:]:
+            assert (await join(name))["type"] == "welcome", name
+        refused = await join("Ivy")  # the ninth
+        assert (refused["code"], refused["message"]) == ("room_full", "the room holds its maximum of 8 participants")
+        assert sum(server.admission.sessions.values()) == 2
+    finally:
+        await server.close()
+
+
 async def test_the_stream_command_joins_a_room_only_with_its_token(make_server, tmp_path, capsys):
     """`streamtwin stream --session ID --name NAME --join-token TOKEN`: a wrong token is one line and exit 1."""
     from dataclasses import replace
@@ -197,7 +233,7 @@ async def test_each_participant_resumes_with_their_own_token_and_one_that_does_n
     assert not [m for m in before if m["type"] in ("error", "session.ended")]
     live = server.sessions[ann["session"]]
     assert [p.name for p in live.participants] == ["Ann", "Bob"]
-    assert sum(server.admission.sessions.values()) == 2  # Cy's place is released
+    assert sum(server.admission.sessions.values()) == 1  # the room is one session, however many take part
     await send_json(back, {"type": "end"})  # Bob leaves; Ann is the last: her end ends the room
     assert (await recv_until(viewer, "participant.left"))[0]["name"] == "Bob"
     await send_json(ann_ws, {"type": "end"})

@@ -154,9 +154,21 @@ def test_a_session_is_refused_when_speech_would_fall_behind():
     assert admission.admit_session("c") is None  # 0.2 for 2 -> 0.3 for 3
     load = 0.7
     assert admission.admit_session("d").code == "busy"  # 0.7 for 3 -> 0.93 for 4
-    assert admission.admit_session("d", measured=False) is None  # joining a room: people take turns
-    admission.release_session("d")
     load = 0.6
     assert admission.admit_session("d") is None  # 0.6 for 3 -> 0.8 for 4
     off = Admission(Limits(max_sessions=8, max_sessions_per_address=8, max_speech_load=0), speech_load=lambda: 1.0)
     assert off.admit_session("a") is None and off.admit_session("a") is None
+    assert off.admit_participant() is None
+
+
+def test_a_participant_joins_a_room_while_speech_keeps_up():
+    """People in a room take turns: a joiner adds little to decode, so it is refused only when the engine
+    already passes its limit; the sessions' counts do not apply (the room holds one)."""
+    load = 0.84
+    admission = Admission(Limits(max_sessions=1, max_sessions_per_address=1), speech_load=lambda: load)
+    assert admission.admit_session("a") is None
+    assert admission.admit_participant() is None and admission.admit_participant() is None
+    load = 0.9
+    verdict = admission.admit_participant()
+    assert verdict.code == "busy" and "90%" in verdict.message and "85%" in verdict.message
+    assert sum(admission.sessions.values()) == 1

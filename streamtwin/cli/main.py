@@ -122,7 +122,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--turn-secret", default=None, metavar="SECRET",
         help="secret shared with the TURN server (coturn use-auth-secret): publishers get 1-hour credentials",
     )
-    serve.add_argument("--max-sessions", type=int, default=None, metavar="N", help="concurrent sessions (default: 2)")
+    serve.add_argument(
+        "--max-sessions", type=int, default=None, metavar="N",
+        help="concurrent sessions (default: 2); a room is one session, however many take part",
+    )
+    serve.add_argument(
+        "--max-participants", type=int, default=None, metavar="N",
+        help="publishers in one room (default: 8); each joins while --max-speech-load says speech keeps up",
+    )
     serve.add_argument(
         "--max-speech-load", type=float, default=None, metavar="SHARE",
         help="refuse a new session (busy) when the speech engine's recent peak, shared by one more session, would "

@@ -51,12 +51,10 @@ class Admission:
     def release_connection(self, address: str) -> None:
         _decrement(self.connections, address)
 
-    def admit_session(self, address: str, *, measured: bool = True) -> Verdict | None:
-        """``measured=False``: a participant joining a room, where people take turns, so the room's
-        speech costs about what one speaker costs; only the counts apply."""
+    def admit_session(self, address: str) -> Verdict | None:
         limits = self.limits
         sessions = sum(self.sessions.values())
-        if measured and self.speech_load is not None and sessions < limits.max_sessions:
+        if self.speech_load is not None and sessions < limits.max_sessions:
             load = self.speech_load()
             if not room_for_one_more(load, sessions, limits.max_speech_load):
                 return Verdict(
@@ -65,6 +63,22 @@ class Admission:
                     "another one would fall behind real time; try again later",
                 )
         return _admit(self.sessions, address, limits.max_sessions, limits.max_sessions_per_address, "sessions")
+
+    def admit_participant(self) -> Verdict | None:
+        """Another participant joining a room.  The room already holds its session; people in a room take
+        turns, so one more adds little speech to decode until the engine is saturated, and that is the
+        one refusal here: the room's size is its roster's (``--max-participants``)."""
+        limits = self.limits
+        if self.speech_load is None or limits.max_speech_load <= 0:
+            return None
+        load = self.speech_load()
+        if load <= limits.max_speech_load:
+            return None
+        return Verdict(
+            "busy",
+            f"speech recognition is using {load:.0%} of this machine (the limit is "
+            f"{limits.max_speech_load:.0%}); another participant would fall behind real time; try again later",
+        )
 
     def release_session(self, address: str) -> None:
         _decrement(self.sessions, address)

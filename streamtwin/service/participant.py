@@ -65,7 +65,6 @@ class Participant:
         self.ingest: WebRTCIngest | None = None
         self.liveness = Liveness(timeouts(config), time.time())
         self.resumed = False  # may replace its media once after a resume
-        self.holds_admission = False  # a room's joiner counts as a session until it leaves
         self._config = config
         self._metrics = metrics
         self._ice_servers = ice_servers

@@ -154,20 +154,14 @@ class LiveSession:
         host.name = host.sink.name
 
     def join(self, name: Any, address: str) -> Participant:
-        """Another publisher joins the room (it counts as a session against the admission limits);
+        """Another publisher joins the room, within the room's size and the machine's measured capacity;
         raises :class:`Refusal`."""
         if self._admission is not None:
-            verdict = self._admission.admit_session(address, measured=False)
+            verdict = self._admission.admit_participant()
             if verdict is not None:
                 raise Refusal(verdict.code, verdict.message, CLOSE_TRY_LATER)
-        try:
-            stream = self._join_room(name)
-        except Refusal:
-            if self._admission is not None:
-                self._admission.release_session(address)
-            raise
+        stream = self._join_room(name)
         participant = self._participant(stream, stream.name, address)
-        participant.holds_admission = True
         self.participants.append(participant)
         return participant
 
@@ -223,16 +217,10 @@ class LiveSession:
             log.exception("session %s: %s did not leave cleanly", self.id, participant.who)
         finally:
             self._leaving.discard(participant)
-            self._release_admission(participant)
             if participant.channel is not None:
                 participant.channel.finish(CLOSE_NORMAL, "you left the room")
         if not self.participants and not self.finishing:
             self.finish()
-
-    def _release_admission(self, participant: Participant) -> None:
-        if participant.holds_admission and self._admission is not None:
-            participant.holds_admission = False
-            self._admission.release_session(participant.address)
 
     def media_wall(self, media_time: float, speaker: str = "") -> float | None:
         participant = next((p for p in self.participants if p.name == speaker), None)
@@ -280,8 +268,7 @@ class LiveSession:
         finally:
             self.fanout.flush()
             for participant in self.participants:
-                self._release_admission(participant)
-            self._on_finished(self)
+                self._on_finished(self)
             close = (CLOSE_GOING_AWAY, "server shutting down") if going_away else (CLOSE_NORMAL, "session ended")
             for channel in self.channels():
                 channel.finish(*close)
