@@ -170,6 +170,13 @@ class PushSession:
         or an ``av.VideoFrame``.  Cheap: frames that arrive while one is analysed are skipped."""
         self._live().push_video(frame, media_time)
 
+    async def ask(self, question: str) -> list[Event]:
+        """Ask the assistant a typed question, answered with the twin and the whole context; returns the
+        answer's events (``assistant.started``, the answer's delta, ``assistant.done``), which
+        :meth:`events` yields too.  Raises :class:`~streamtwin.assistant.typed.AskRefused` for an empty or
+        oversized question, a session without an assistant (``llm="none"``) or while another answer runs."""
+        return await self._live().ask(question, asker="viewer")
+
     async def end(self) -> dict[str, Any]:
         """Flush speech (nothing pushed is lost), wait for the last answer, emit ``session.ended``;
         returns its stats.  Ending twice is harmless."""

@@ -253,6 +253,7 @@ class AssistantStarted(Event):
     backend: str = ""
     model: str = ""
     question: str = ""  # for trigger "question": the utterance addressed to the assistant, verbatim
+    asker: str = ""  # for trigger "question": who asked (a participant's or speaker's name, a voice label, "viewer")
     # What a twin update affords now (chosen from the backend's measured speed): best-of-N samples,
     # refine rounds, within its latency budget.
     twin_budget_s: float = 0.0

@@ -17,10 +17,12 @@ import av
 import numpy as np
 
 from streamtwin.assistant.builder import build_assistant
+from streamtwin.assistant.typed import AskRefused, check_question
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
 from streamtwin.speech.engine import load_engine
 from streamtwin.events import (
+    AssistantDone,
     Error,
     Event,
     Notice,
@@ -139,6 +141,36 @@ class Session:
             self.vision.offer_array(frame, media_time, speaking=self.speech.speaking)
         else:
             self.vision.offer(frame, media_time, speaking=self.speech.speaking)
+
+    async def ask(self, text: str, asker: str = "viewer") -> list[Event]:
+        """Ask the assistant a typed question; returns its answer's events (``assistant.started``, the answer,
+        ``assistant.done``), which every viewer sees too.  Raises :class:`AskRefused` for a question that is
+        not one, a session without an assistant, or while another answer runs."""
+        question = check_question(text)
+        if self.assistant is None or self._ended:
+            raise AskRefused("no_assistant", "this session has no assistant (started with --llm none)")
+        answer: list[Event] = []
+        done = asyncio.get_running_loop().create_future()
+        generation: int | None = None
+
+        def collect(event: Event) -> None:
+            if generation is not None and getattr(event, "generation", None) == generation:
+                answer.append(event)
+                if isinstance(event, AssistantDone) and not done.done():
+                    done.set_result(None)
+            elif isinstance(event, SessionEnded) and not done.done():  # a generation cancelled unstarted says nothing
+                done.set_result(None)
+
+        unsubscribe = self.bus.subscribe(collect)
+        try:
+            generation = self.assistant.ask(question, asker)
+            if generation is None:
+                raise AskRefused("assistant_busy", "the assistant is answering another question; ask again when "
+                                 "it is done")
+            await done
+        finally:
+            unsubscribe()
+        return answer
 
     def error(self, code: str, message: str, *, fatal: bool = False) -> None:
         self.bus.emit(Error(code=code, message=message, fatal=fatal, media_time=self.speech.audio_seconds))

@@ -24,6 +24,7 @@ PURE = {
     "streamtwin.assistant.driver",
     "streamtwin.assistant.effort",
     "streamtwin.assistant.prompt_layout",
+    "streamtwin.assistant.typed",
     "streamtwin.eventlog.logwrites",
     "streamtwin.eventlog.resume",
     "streamtwin.eventlog.snapshot",

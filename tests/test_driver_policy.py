@@ -258,3 +258,30 @@ def test_a_revision_that_hears_a_question_the_finals_missed_asks_it():
     assert revealed == [Cancel(1, "preempted"), asked(2, "Assistant, when is the quiz?")]
     # The same utterance read as a question twice is not asked twice.
     assert policy.on_revision(0.9, 2, "Assistant, when is the quiz?", "Assistant, when is the quiz?") == []
+
+
+def test_a_typed_question_starts_at_once_with_its_asker_and_preempts_a_comment():
+    policy = DriverPolicy(preempt=True, debounce_s=2.0)
+    assert policy.on_final(0.0, "The site is slow.") == []  # debounced comment
+    assert policy.tick(2.0) == [Start(1, "final")]
+    assert policy.on_typed_question(2.5, "Who fixes the site?", "viewer") == [
+        Cancel(1, "preempted"), Start(2, "question", question="Who fixes the site?", asker="viewer")]
+    # A spoken question names its speaker as the asker.
+    assert policy.on_generation_done(3.0, 2) == []
+    assert policy.on_final(4.0, "Assistant, when is the launch?", utterance=3, speaker="Ann") == [
+        Start(3, "question", question="Assistant, when is the launch?", asker="Ann")]
+
+
+def test_a_typed_question_is_refused_while_another_answer_runs_or_waits_or_the_backend_backs_off():
+    policy = DriverPolicy(preempt=True)
+    assert policy.on_typed_question(0.0, "What did we decide?", "Ann")[-1].gen_id == 1
+    assert policy.on_typed_question(0.5, "And who owns it?", "viewer") is None  # nothing preempts an answer
+    assert policy.on_final(1.0, "Assistant, what is the budget?") == []  # a spoken one waits for the slot
+    assert policy.on_typed_question(1.5, "And who owns it?", "viewer") is None  # ...and is not replaced
+    assert policy.on_generation_done(2.0, 1) == [asked(2, "Assistant, what is the budget?")]
+    policy.on_backend_error(3.0, retry_after=10.0, gen_id=2)  # the spoken question is asked again later
+    assert policy.on_typed_question(4.0, "And who owns it?", "viewer") is None
+    assert policy.tick(13.0) == [asked(3, "Assistant, what is the budget?")]
+    assert policy.on_generation_done(14.0, 3) == []
+    commands = policy.on_typed_question(14.0, "And who owns it?", "viewer")
+    assert commands is not None and commands[-1].question == "And who owns it?"

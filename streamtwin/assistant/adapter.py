@@ -39,7 +39,7 @@ from streamtwin.assistant.generation import Generator
 from streamtwin.llm.backend import Backend, LLMError
 from streamtwin.assistant.llm_calls import Caller, StreamStats
 from streamtwin.assistant.context import SAID, SEEN, ContextWindow
-from streamtwin.assistant.driver import QUESTION, Cancel, Command, DriverPolicy
+from streamtwin.assistant.driver import QUESTION, Cancel, Command, DriverPolicy, Start
 from streamtwin.twin.extract import is_voice_label
 from streamtwin.vision.frames import observation_text
 from streamtwin.twin.heard import HeardIndex
@@ -181,6 +181,22 @@ class Assistant:
         self.folder.take_evicted()
         self.arm_timer()
 
+    def ask(self, text: str, asker: str) -> int | None:
+        """A question typed to the assistant: answered like one said aloud (the question is the prompt's task,
+        with the twin and the whole context).  Returns the answering generation's number, or None when it
+        cannot start now (another answer runs, or the backend backs off: see ``DriverPolicy.on_typed_question``)."""
+        if self._closed:
+            return None
+        commands = self.policy.on_typed_question(self._clock(), text, asker)
+        if commands is None:
+            return None
+        # In the window, so later answers know it was asked; never in what was heard (it was not said).
+        self.window.add(self.media_time, f"{asker} (typed): {text}")
+        self.twin_updater.asked(text)
+        self._run(commands)
+        self.arm_timer()
+        return next(c.gen_id for c in commands if isinstance(c, Start))
+
     def _on_revision(self, revision: TranscriptRevised) -> None:
         """An utterance decoded again once it ended: the rules read it anew, its line in the window (while
         still in the tail) and what grounding has heard take the revised words; nothing is asked of the
@@ -227,7 +243,7 @@ class Assistant:
         self._show_rules_soon()  # what the rules found, at once (heard: now grounded)
         if addressed is not None:
             self.twin_updater.asked(addressed)
-        self._run(self.policy.on_final(self._clock(), utterance.text, utterance.number))
+        self._run(self.policy.on_final(self._clock(), utterance.text, utterance.number, speaker))
         self.twin_jobs.on_utterance()
         self.folder.take_evicted()
         self.arm_timer()

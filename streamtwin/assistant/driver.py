@@ -40,6 +40,7 @@ class Start:
     trigger: str
     speculative_text: str | None = None
     question: str | None = None  # a question generation's question: the words addressed to the assistant
+    asker: str = ""  # who asked it: a speaker's name or voice label, a participant's name, or "viewer"
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,8 @@ class DriverPolicy:
         self._partial_seen = 0
         self._partial_since = 0.0
         self._speculation: _Speculation | None = None
-        self._question = ""  # the latest question to us, as heard
+        self._question = ""  # the latest question to us, as heard (or typed)
+        self._asker = ""  # who asked it
         self._question_utterance = 0  # the speech stage's number of the utterance it came from
         self._answering: tuple[int, int] | None = None  # (that utterance, the generation answering it)
 
@@ -143,13 +145,13 @@ class DriverPolicy:
                 return text.strip()[match.start(1) :]
         return None
 
-    def on_final(self, now: float, text: str, utterance: int = 0) -> list[Command]:
+    def on_final(self, now: float, text: str, utterance: int = 0, speaker: str = "") -> list[Command]:
         """A committed transcript line entered the context (``utterance``: the speech stage's number for it,
-        0 when unknown)."""
+        0 when unknown; ``speaker``: who said it, if known)."""
         self._partial, self._partial_seen = "", 0
         asked = self.addressed_part(text)
         if asked is not None:
-            self._question, self._question_utterance = asked, utterance
+            self._question, self._question_utterance, self._asker = asked, utterance, speaker
         trigger = FINAL if asked is None else QUESTION
         if self._speculation is not None and self._speculation.matches(text, trigger):
             self._speculation = None
@@ -157,6 +159,23 @@ class DriverPolicy:
         commands = self._drop_speculation()
         self._mark_dirty(now)
         return commands + self._request(now, trigger)
+
+    def on_typed_question(self, now: float, text: str, asker: str) -> list[Command] | None:
+        """A question typed to the assistant (no speech to wait for): its answer starts at once, preempting a
+        comment as a spoken question would; the commands hold its :class:`Start`.
+
+        None when it cannot start now: another question is being answered or waits (nothing preempts an
+        answer, and there is no queue: this asker hears that the assistant is busy instead of a spoken
+        question silently replacing theirs), or the backend is backing off after a failure.
+        """
+        if QUESTION in self._running.values() or self._pending == QUESTION or now < self._backoff_until:
+            return None
+        if len(self._running) >= self.max_in_flight and self._victim(QUESTION) is None:
+            return None
+        self._question, self._question_utterance, self._asker = text, 0, asker
+        commands = self._drop_speculation()
+        self._mark_dirty(now)
+        return commands + self._request(now, QUESTION)
 
     def on_revision(self, now: float, utterance: int, text: str, first_reading: str | None) -> list[Command]:
         """Utterance ``utterance`` was decoded again and reads ``text`` (``first_reading``: what its finals said,
@@ -345,9 +364,10 @@ class DriverPolicy:
         self._running[gen_id] = trigger
         self._last_start = now
         self._dirty, self._dirty_since = False, None
-        question = None
+        question, asker = None, ""
         if trigger == QUESTION:
             question = speculative_text or self._question
             if not speculative_text:
                 self._answering = (self._question_utterance, gen_id)
-        return Start(gen_id, trigger, speculative_text, question)
+                asker = self._asker
+        return Start(gen_id, trigger, speculative_text, question, asker)

@@ -152,6 +152,7 @@ class Generator:
                     generation=gen_id,
                     trigger=start.trigger,
                     question=question or "",
+                    asker=start.asker,
                     twin_budget_s=effort.budget_s,
                     twin_samples=effort.samples,
                     twin_refine=effort.refine,

@@ -181,6 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--join-token", default=os.environ.get("STREAMTWIN_JOIN_TOKEN", ""), metavar="TOKEN",
         help="the room's join token (printed for, and sent to, its first publisher; env STREAMTWIN_JOIN_TOKEN)",
     )
+    stream.add_argument(
+        "--ask", action="store_true",
+        help="each line on standard input is a question typed to the assistant, asked once media flows, the next "
+        "after the previous one's answer (e.g. `echo 'What was decided?' | streamtwin stream talk.mp4 --to ... --ask`)",
+    )
     return parser
 
 
@@ -318,7 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("streamtwin: error: joining a room (--session) needs --name", file=sys.stderr)
             return 2
         return asyncio.run(
-            stream(config, args.source, args.to, name=args.name, session=args.session, join_token=args.join_token)
+            stream(config, args.source, args.to, name=args.name, session=args.session, join_token=args.join_token,
+                   ask=args.ask)
         )
     raise AssertionError(args.command)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from streamtwin.config import Config
@@ -19,10 +19,36 @@ from streamtwin.media.redact import redact
 from streamtwin.outputs.text import JsonlOutput, TextOutput
 
 
+async def stdin_lines() -> AsyncIterator[str]:
+    """The lines typed or piped on standard input, read without blocking the event loop, until end of file."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    except ValueError:  # a regular file, not a pipe or a terminal: it is all there already
+        for line in sys.stdin.read().splitlines():
+            yield line
+        return
+    while True:
+        try:
+            line = await reader.readline()
+        except ValueError:  # a line past the reader's 64 kB limit: no question is that long
+            sys.stderr.write("streamtwin: a line of over 64 kB on stdin; no more questions are read\n")
+            return
+        if not line:
+            return
+        yield line.decode(errors="replace")
+
+
 async def stream(
-    config: Config, source: str, url: str, *, name: str = "", session: str = "", join_token: str = ""
+    config: Config, source: str, url: str, *, name: str = "", session: str = "", join_token: str = "",
+    ask: bool = False,
 ) -> int:
-    """``streamtwin stream``: 0 once the session ended cleanly, 1 with one line on stderr otherwise."""
+    """``streamtwin stream``: 0 once the session ended cleanly, 1 with one line on stderr otherwise.
+    ``ask``: each line on standard input is a question typed to the assistant."""
+    if ask and source == "-":
+        sys.stderr.write("streamtwin: error: with --ask, standard input holds the questions: the source cannot be -\n")
+        return 1
     fmt = config.format if config.format != "auto" else ("text" if sys.stdout.isatty() else "jsonl")
     output: Callable[[Event], None] = (
         JsonlOutput(sys.stdout) if fmt == "jsonl" else TextOutput(sys.stdout, sys.stderr, live=sys.stdout.isatty())
@@ -49,7 +75,7 @@ async def stream(
         player = open_player(source)
         publication = Publication(
             target, player.audio, player.video, on_event=on_event, on_message=on_message, label=redact(source),
-            name=name, session=session, join_token=join_token,
+            name=name, session=session, join_token=join_token, questions=stdin_lines() if ask else None,
         )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -19,7 +19,7 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -34,7 +34,15 @@ from aiortc.mediastreams import MediaStreamTrack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from streamtwin.events import Event, EventSchemaError, ParticipantLeft, SessionEnded, from_dict
+from streamtwin.events import (
+    AssistantDone,
+    AssistantStarted,
+    Event,
+    EventSchemaError,
+    ParticipantLeft,
+    SessionEnded,
+    from_dict,
+)
 from streamtwin.media.ingest import NETWORK_PREFIXES
 from streamtwin.media.redact import redact
 
@@ -43,6 +51,8 @@ log = logging.getLogger(__name__)
 END_GRACE_S = 0.5  # after the source ends, let the last packets arrive before asking to end
 ENDED_TIMEOUT_S = 150.0  # the server flushes speech and drains the last answer (--llm-drain-s) first
 OPEN_TIMEOUT_S = 10.0
+# Errors that refuse a typed question (docs/protocol.md): the next one may be asked.
+ASK_REFUSALS = frozenset({"bad_question", "ask_in_flight", "too_many_questions", "assistant_busy", "no_assistant"})
 
 
 class PublishError(Exception):
@@ -100,7 +110,9 @@ class Publication:
         name: str = "",
         session: str = "",
         join_token: str = "",
+        questions: AsyncIterator[str] | None = None,
     ) -> None:
+        """``questions``: typed to the assistant once media flows, each after the previous one's answer."""
         self.url = url
         self.tracks = [t for t in (audio, video) if t is not None]
         self.on_event = on_event
@@ -111,6 +123,9 @@ class Publication:
         self.join_token = join_token
         self.welcome: dict[str, Any] = {}
         self.ended: SessionEnded | ParticipantLeft | None = None
+        self.questions = questions
+        self._asked: tuple[str, int | None] | None = None  # the question waiting for its answer, its generation
+        self._answered = asyncio.Event()
         self._finish = asyncio.Event()
         self.tracks[0].on("ended", self._finish.set)
 
@@ -149,11 +164,14 @@ class Publication:
             await ws.send(json.dumps({"type": "offer", "sdp": pc.localDescription.sdp}))
             answer = await self._expect(ws, "answer")
             await pc.setRemoteDescription(RTCSessionDescription(sdp=answer["sdp"], type="answer"))
-            ender = asyncio.ensure_future(self._end_when_finished(ws))
+            helpers = [asyncio.ensure_future(self._end_when_finished(ws))]
+            if self.questions is not None:
+                helpers.append(asyncio.ensure_future(self._ask_each(ws, self.questions)))
             try:
                 await self._events(ws)
             finally:
-                ender.cancel()
+                for helper in helpers:
+                    helper.cancel()
         finally:
             await pc.close()
         if self.ended is None:
@@ -167,6 +185,27 @@ class Publication:
         await asyncio.sleep(ENDED_TIMEOUT_S)
         log.warning("no session.ended after %.0f s; giving up", ENDED_TIMEOUT_S)
         await ws.close()
+
+    async def _ask_each(self, ws: ClientConnection, questions: AsyncIterator[str]) -> None:
+        """Type each question to the assistant, one at a time: the next once this one is answered or refused."""
+        async for line in questions:
+            text = " ".join(line.split())
+            if not text:
+                continue
+            self._asked, self._answered = (text, None), asyncio.Event()
+            await ws.send(json.dumps({"type": "ask", "text": text}))
+            await self._answered.wait()
+
+    def _follow_answer(self, event: Event) -> None:
+        """Notice when the question this publisher asked starts being answered, and when it is done."""
+        if self._asked is None:
+            return
+        text, generation = self._asked
+        if isinstance(event, AssistantStarted) and event.trigger == "question" and event.question == text:
+            self._asked = (text, event.generation)
+        elif isinstance(event, AssistantDone) and generation == event.generation:
+            self._asked = None
+            self._answered.set()
 
     async def _expect(self, ws: ClientConnection, kind: str) -> dict[str, Any]:
         """The next protocol message, which must be ``kind``; an error before it is fatal."""
@@ -182,6 +221,9 @@ class Publication:
 
     async def _events(self, ws: ClientConnection) -> None:
         while (message := await self._next(ws)) is not None:
+            if message.get("type") == "error" and message.get("code") in ASK_REFUSALS and self._asked is not None:
+                self._asked = None
+                self._answered.set()
             self.on_message(message)
 
     async def _next(self, ws: ClientConnection) -> dict[str, Any] | None:
@@ -201,4 +243,5 @@ class Publication:
                 continue
             if isinstance(event, SessionEnded) or (isinstance(event, ParticipantLeft) and event.name == self.name):
                 self.ended = event
+            self._follow_answer(event)
             self.on_event(event)

@@ -1,7 +1,7 @@
 """One websocket client, from its first message to its close: the ``/ws`` conversation.
 
 A client says hello (publisher or viewer; :mod:`streamtwin.service.joins` decides what it joins), then a
-publisher sends its WebRTC offer and, when done, ``end``.  Every refusal is an ``error`` frame to that
+publisher sends its WebRTC offer and, when done, ``end``; either may ``ask`` the assistant a typed question.  Every refusal is an ``error`` frame to that
 client alone (fatal ones close it); a bug in one conversation ends that connection, never the server.
 A publisher whose connection drops keeps its place for the resume grace period; a close frame is a goodbye.
 """
@@ -19,6 +19,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from streamtwin.assistant.typed import AskLimiter, AskRefused, check_question
 from streamtwin.config import Config
 from streamtwin.service.channel import ClientChannel
 from streamtwin.service.http import request_query
@@ -62,6 +63,8 @@ class Conversations:
         self.channels: set[ClientChannel] = set()
         self._metrics = metrics
         self._joins = joins
+        self._askers: dict[ClientChannel, AskLimiter] = {}  # each connection's typed questions
+        self._answering: set[asyncio.Task[None]] = set()  # answers being waited for (held against collection)
 
     async def __call__(self, ws: ServerConnection) -> None:
         sock = ws.transport.get_extra_info("socket")
@@ -82,6 +85,7 @@ class Conversations:
             channel.finish(CLOSE_INTERNAL, "internal error")
         finally:
             self.channels.discard(channel)
+            self._askers.pop(channel, None)
             self._leave(channel)
             if ws.state is not State.OPEN:  # nothing more can be sent
                 channel.task.cancel()
@@ -120,6 +124,9 @@ class Conversations:
             return
         if live is None:
             raise Refusal("hello_required", 'say hello first: {"type": "hello", "role": "publisher" | "viewer"}')
+        if kind == "ask":
+            self._ask(channel, live, message.get("text"))
+            return
         if channel.role != "publisher":
             raise Refusal("not_publisher", f"only the publisher of a session may send {kind!r}")
         participant = live.participant_of(channel)
@@ -129,6 +136,37 @@ class Conversations:
             await self._offer(channel, live, participant, offer_sdp(message))
         elif kind == "end":
             live.leave(participant)  # in a room with others: only this publisher's streams end
+
+    def _ask(self, channel: ClientChannel, live: LiveSession, text: Any) -> None:
+        """A typed question from a publisher or a viewer (both hold the session's token): answered to every
+        viewer, as a spoken one; refusals go to the asker alone and never close the connection."""
+        session = getattr(live, "session", None)
+        if session is None:  # a viewer fed from the event log: the session runs on another node
+            raise Refusal("ask_unavailable", "this node relays the session from its log; questions go to the node "
+                          "that runs it")
+        limiter = self._askers.setdefault(channel, AskLimiter())
+        try:
+            question = check_question(text)
+            limiter.admit(asyncio.get_running_loop().time())
+        except AskRefused as refused:
+            raise Refusal(refused.code, refused.message) from None
+        participant = live.participant_of(channel) if channel.role == "publisher" else None
+        asker = (participant.name or "publisher") if participant is not None else "viewer"
+        task = asyncio.ensure_future(self._answer(channel, session, question, asker, limiter))
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
+
+    async def _answer(self, channel: ClientChannel, session: Any, question: str, asker: str,
+                      limiter: AskLimiter) -> None:
+        try:
+            await session.ask(question, asker)
+        except AskRefused as refused:
+            channel.error(refused.code, refused.message)
+        except Exception:  # a bug in answering ends this answer, never the conversation
+            log.exception("a typed question failed")
+            channel.error("internal", "the question could not be answered")
+        finally:
+            limiter.answered()
 
     async def _offer(self, channel: ClientChannel, live: LiveSession, participant: Participant, sdp: str) -> None:
         if participant.media_flowing() and not participant.resumed:

@@ -14,7 +14,7 @@ from typing import Any
 
 from streamtwin.service.sdp_rules import offer_problem
 
-CLIENT_TYPES = ("hello", "offer", "end")
+CLIENT_TYPES = ("hello", "offer", "end", "ask")
 ROLES = ("publisher", "viewer")
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # matched whole (fullmatch): "$" would let "id\n" through
 MAX_DEPTH = 8  # hello options are the deepest thing a client sends; nothing needs more

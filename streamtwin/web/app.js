@@ -2,6 +2,7 @@
 // and render the session's events (docs/protocol.md): transcript, assistant, twin, keyframes.
 // Everything shown comes from the /ws protocol; all text goes through textContent, never HTML.
 
+import { AssistantPanel } from './assistant.js';
 import { el } from './dom.js';
 import { clock } from './exports.js';
 import { Gauges } from './gauges.js';
@@ -22,11 +23,10 @@ const ui = {
   room: $('room'), participants: $('participants'),
   messages: $('messages'), preview: $('preview'), previewNote: $('preview-note'), latestFrame: $('latest-frame'),
   controls: $('controls'), start: $('start'), stop: $('stop'),
-  assistant: $('assistant'), timeline: $('timeline'),
+  timeline: $('timeline'),
 };
 
 const MAX_KEYFRAMES = 60;
-const MAX_ANSWERS = 30;
 const ICE_GATHERING_TIMEOUT_MS = 5000;
 
 // --- small helpers -------------------------------------------------------------------------
@@ -47,12 +47,6 @@ function showMessage(text, kind = 'error', sticky = kind === 'error') {
   if (!sticky) setTimeout(() => item.remove(), 8000);
 }
 
-function stickToBottom(container, update) {
-  const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 40;
-  update();
-  if (atBottom) container.scrollTop = container.scrollHeight;
-}
-
 // --- panels ----------------------------------------------------------------------------------------
 
 const gauges = new Gauges();
@@ -62,42 +56,14 @@ const transcript = new TranscriptView({
 let received = []; // every event of the session this page has seen: what the downloads are made of
 const twin = new TwinPanel((text) => showMessage(text, 'notice'));
 
-const answers = new Map(); // generation -> {root, text}
-
-function answerFor(generation, trigger = '') {
-  let answer = answers.get(generation);
-  if (!answer) {
-    ui.assistant.querySelector('.placeholder')?.remove();
-    const root = el('article', undefined, 'answer streaming');
-    root.dataset.generation = generation;
-    const meta = el('header', trigger ? `#${generation} · ${trigger}` : `#${generation}`);
-    const text = el('p', '', 'text');
-    root.append(meta, text);
-    stickToBottom(ui.assistant, () => ui.assistant.append(root));
-    answer = { root, meta, text };
-    answers.set(generation, answer);
-    while (answers.size > MAX_ANSWERS) {
-      const [oldest] = answers.keys();
-      answers.get(oldest).root.remove();
-      answers.delete(oldest);
-    }
-  }
-  return answer;
-}
-
-function renderDone(event) {
-  const answer = answerFor(event.generation);
-  answer.root.classList.remove('streaming');
-  const text = answer.text.textContent.trim();
-  if (event.cancelled || text === '-' || text === '') {
-    answer.root.classList.add(event.cancelled ? 'cancelled' : 'quiet');
-  }
-  const stats = [];
-  if (event.ttft_ms != null) stats.push(`first token ${Math.round(event.ttft_ms)} ms`);
-  if (event.tokens_per_s) stats.push(`${event.tokens_per_s.toFixed(1)} tok/s`);
-  if (event.cancelled) stats.push(event.reason ? `superseded (${event.reason})` : 'superseded');
-  if (stats.length) answer.meta.textContent += ` · ${stats.join(' · ')}`;
-}
+const assistant = new AssistantPanel({
+  scroller: $('assistant'), form: $('ask'), input: $('ask-text'),
+  send: (message) => {
+    if (ws?.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(message));
+    return true;
+  },
+});
 
 function renderObservation(event) {
   if (!event.thumbnail) return;
@@ -157,20 +123,16 @@ function onEvent(event) {
       transcript.revised(event);
       break;
     case 'assistant.started':
-      answerFor(event.generation, event.trigger + (event.route ? ` · ${event.backend}` : ''));
+      assistant.started(event);
       break;
-    case 'assistant.switched': { // another backend took over; with restart its answer replaces the text so far
-      const answer = answerFor(event.generation);
-      if (event.restart) answer.text.textContent = '';
-      answer.meta.textContent += ` · → ${event.backend}`;
-      answer.meta.title = event.reason;
+    case 'assistant.switched':
+      assistant.switched(event);
       break;
-    }
     case 'assistant.delta':
-      stickToBottom(ui.assistant, () => { answerFor(event.generation).text.textContent += event.text; });
+      assistant.delta(event);
       break;
     case 'assistant.done':
-      renderDone(event);
+      assistant.done(event);
       gauges.done(event);
       break;
     case 'twin.state':
@@ -233,6 +195,7 @@ function onMessage(message) {
         .catch((error) => fail(`the server's answer was not accepted: ${error.message}`));
       break;
     case 'error':
+      assistant.onError(message.code);
       if (message.code === 'resume_gap') resetView(); // the log lost what was missed: a snapshot follows
       showMessage(`${message.message} (${message.code})`, message.fatal ? 'error' : 'notice');
       if (message.fatal) setStatus('error', message.code.replace(/_/g, ' '));
@@ -251,6 +214,7 @@ function onWelcome(welcome) {
   const resumed = welcome.options?.resume_from !== undefined; // exactly what was missed follows
   if (welcomedBefore && !resumed) resetView(); // the snapshot of what was missed follows
   welcomedBefore = true;
+  assistant.enable(true);
   if (role === 'viewer') {
     // The snapshot that follows is as of this seq: a viewer cut off before any later event resumes from it.
     if (Number.isInteger(welcome.resume_from)) lastSeq = Math.max(lastSeq ?? 0, welcome.resume_from);
@@ -340,8 +304,7 @@ function onClose(socket, close) {
 function resetView() {
   transcript.reset();
   received = [];
-  ui.assistant.replaceChildren(el('p', 'Comments and answers stream here while the session runs.', 'placeholder'));
-  answers.clear();
+  assistant.reset();
   ui.timeline.replaceChildren();
   ui.participants.replaceChildren();
   ui.room.hidden = true;
