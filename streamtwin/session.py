@@ -202,7 +202,11 @@ class Session:
         if self.assistant is not None:
             drain_s = self.config.llm_drain_s if drain_s is None else drain_s
             if not await self.assistant.drain(drain_s):
-                self.error("llm_timeout", f"the language model did not finish within {drain_s:.0f} s")
+                if self.assistant.gave_up:
+                    self.error("llm_unavailable", "the language model keeps failing: the session ends without its "
+                               "last update (the twin holds what the rules found)")
+                else:
+                    self.error("llm_timeout", f"the language model did not finish within {drain_s:.0f} s")
             await self.assistant.close()
         room = self.room
         audio_s = self.speech.audio_seconds + (room.audio_seconds if room else 0.0)

@@ -111,7 +111,7 @@ async def test_the_stream_command_asks_each_line_on_stdin(make_server, loopback_
     clip = tmp_path / "first_turns.wav"
     with wave.open("samples/meeting.wav") as source, wave.open(str(clip), "wb") as out:
         out.setparams(source.getparams())
-        out.writeframes(source.readframes(8 * source.getframerate()))
+        out.writeframes(source.readframes(4 * source.getframerate()))
     read_end, write_end = os.pipe()
     os.write(write_end, b"What is this meeting about?\n\n   \nWho spoke first?\n")
     os.close(write_end)

@@ -285,3 +285,15 @@ def test_a_typed_question_is_refused_while_another_answer_runs_or_waits_or_the_b
     assert policy.on_generation_done(14.0, 3) == []
     commands = policy.on_typed_question(14.0, "And who owns it?", "viewer")
     assert commands is not None and commands[-1].question == "And who owns it?"
+
+
+def test_a_backend_that_keeps_failing_is_given_up_on_while_it_is_backed_off():
+    policy = DriverPolicy(backoff_initial_s=1.0)
+    assert policy.on_final(0.0, "one") == [Start(1, "final")]
+    policy.on_backend_error(0.5, gen_id=1)
+    policy.on_backend_error(0.6)
+    assert not policy.given_up(0.7)  # two failures: it may come back
+    policy.on_backend_error(0.8)
+    assert policy.given_up(0.9) and not policy.given_up(10.0)  # backed off for 4 s, then tried again
+    policy.on_backend_ok()
+    assert not policy.given_up(0.9)

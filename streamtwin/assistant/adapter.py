@@ -109,7 +109,7 @@ class Assistant:
     async def drain(self, timeout_s: float | None = None) -> bool:
         """Wait until no generation, twin update or summary fold runs or is pending
         (the open utterance counts as complete; utterances not yet in the twin get one
-        last update).  False on timeout."""
+        last update).  False on timeout, or at once when the backend keeps failing (:attr:`gave_up`)."""
         for utterance in self.utterances.flush():
             self._on_utterance(utterance)
         self.twin_jobs.catch_up()
@@ -118,8 +118,15 @@ class Assistant:
         while self._busy():
             if deadline is not None and time.monotonic() >= deadline:
                 return False
+            if self.gave_up:
+                return False
             await asyncio.sleep(0.02)
         return True
+
+    @property
+    def gave_up(self) -> bool:
+        """The backend failed again and again and is backed off now: nothing more is waited for."""
+        return self.policy.given_up(self._clock())
 
     async def close(self) -> None:
         """Cancel everything still running; started generations report ``cancelled``.

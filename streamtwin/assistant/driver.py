@@ -32,6 +32,7 @@ _PRIORITY = {HEARTBEAT: 0, SCENE: 1, FINAL: 2, QUESTION: 3}
 # Only new speech is worth throwing work away for; scenes and heartbeats wait.
 _PREEMPTIVE = {FINAL, QUESTION}
 _GREETINGS = {"hey", "hi", "hello", "ok", "okay", "so"}
+GIVE_UP_FAILURES = 3  # consecutive backend failures after which the end of a session stops waiting for it
 
 
 @dataclass(frozen=True)
@@ -293,6 +294,11 @@ class DriverPolicy:
             return None
         heartbeat_at = self._heartbeat_at()
         return None if heartbeat_at is None else max(heartbeat_at, self._backoff_until)
+
+    def given_up(self, now: float) -> bool:
+        """The backend failed ``GIVE_UP_FAILURES`` times in a row and is still backed off: at the end of a
+        session, waiting longer for it only delays the end (the twin keeps what the rules found)."""
+        return self._failures >= GIVE_UP_FAILURES and now < self._backoff_until
 
     def backoff_until(self) -> float:
         """Before this time no backend call should be made (the twin and summary calls honour it too)."""
