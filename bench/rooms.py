@@ -1,12 +1,14 @@
-"""A room of three participants in real time on the shared speech engine (LLM off).
+"""A room in real time on the shared speech engine of a server started with no flags (LLM off).
 
-    python -m bench.rooms [--asr-model base|tiny.en] [--asr-language auto|en] [--limit-p90 2.0]
+    python -m bench.rooms [--sample room_four|shared_mic] [--asr-model base|tiny.en] [--asr-language auto|en]
+                          [--limit-p90 2.0]
 
-samples/shared_mic.wav is a meeting of three voices (David, Priya, Tom; turns in shared_mic.json).
-Each participant gets a track of the whole meeting that carries only their own turns (silence
-elsewhere), as each person's microphone in a browser meeting would.  A second process publishes
-the three tracks over WebRTC in real time: David's hello opens the room, Priya and Tom join it
-with its join token.  The server (this process) measures, per participant:
+samples/room_four.wav (the default) is a stand-up of four voices (David, Tom, Priya, Aiko; turns in
+room_four.json); samples/shared_mic.wav one of three.  Each participant gets a track of the whole
+meeting that carries only their own turns (silence elsewhere), as each person's microphone in a
+browser meeting would.  A second process publishes the tracks over WebRTC in real time: the first
+speaker's hello opens the room, the others join it with its join token (admitted as a default
+server admits them: the room is one session, each joiner checked against measured speech load).  The server (this process) measures, per participant:
 
 * word commit latency: for every word of the participant's that the transcript has right, its final's
   emission time minus the arrival of the audio where the synthesizer ended the word, on that
@@ -43,7 +45,8 @@ import numpy as np
 from bench.live_latency import percentiles
 from bench.spoken import spoken_word_ends, timed_commits, word_key
 
-SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "shared_mic"
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+SAMPLE = SAMPLES / "room_four"  # main() sets the one asked for
 RATE = 16000
 
 
@@ -185,9 +188,12 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit-p90", type=float, default=2.0, help="seconds of p90 commit latency that still count")
+    parser.add_argument("--sample", default="room_four", help="a sample whose turns say who spoke when (room_four)")
     parser.add_argument("--asr-model", default="base", help="speech model (default: base)")
     parser.add_argument("--asr-language", default="auto", help="auto: each participant's stream detects it")
     args = parser.parse_args()
+    global SAMPLE
+    SAMPLE = SAMPLES / args.sample
     logging.basicConfig(level=logging.WARNING)
     config = replace(
         Config.from_sources({"llm": "none", "asr_model": args.asr_model, "asr_language": args.asr_language}),
@@ -210,7 +216,8 @@ def main() -> None:
     print(f"attribution {result['attribution']}, kept real time: {result['kept_real_time']}, "
           f"server CPU {result['server_cpu_share_of_a_core']:.0%} of a core", flush=True)
     threads, workers = engine_threads(config)
-    print(json.dumps({"bench": "rooms", "participants": 3, "asr_model": config.asr_model,
+    print(json.dumps({"bench": "rooms", "sample": args.sample, "participants": len(result["per_participant"]),
+                      "asr_model": config.asr_model,
                       "asr_language": config.asr_language,
                       "limit_p90_s": args.limit_p90, "threads_per_decode": threads, "workers": workers,
                       "load_average_before": load_before, "load_average_after": os.getloadavg()[0], **result}))
