@@ -272,3 +272,56 @@ async def test_a_server_whose_speech_engine_is_saturated_refuses_another_session
     assert (await hello(third, "publisher"))["type"] == "welcome"
     await first.close()
     await third.close()
+
+
+async def test_a_stream_that_cannot_prepare_its_decode_does_not_stall_the_others():
+    """A stream whose take_job raised took the batch's other streams down with it: their decodes were never
+    run and their sessions waited forever."""
+
+    class Broken(Client):
+        def take_job(self):
+            raise ValueError("a window outside the buffer")
+
+    engine = SpeechEngine(FakeModel(), workers=1, max_batch=4)
+    broken, fine = Broken(engine, "broken", again=False), Client(engine, "fine", again=False)
+    engine.want(broken, "step", 1.0)
+    engine.want(fine, "step", 1.0)
+    async with asyncio.timeout(5):
+        while not fine.results:
+            await asyncio.sleep(0.01)
+    assert isinstance(fine.results[0], WindowResult) and broken.results == []
+    engine.want(fine, "step", 1.0)  # and the engine goes on
+    async with asyncio.timeout(5):
+        while len(fine.results) < 2:
+            await asyncio.sleep(0.01)
+
+
+@pytest.mark.model
+async def test_a_window_that_cannot_be_cut_is_a_failed_decode_not_a_hang(monkeypatch):
+    """The stream's own half: a window it could not prepare is reported (asr_failed) and abandoned, so
+    finish() does not wait for a decode that never ran, and later windows are decoded."""
+    from streamtwin.media.audio import SAMPLE_RATE, AudioBuffer
+
+    real = load_engine(Config(llm="none"))
+    engine = SpeechEngine(FakeModel(), workers=1)
+    engine.model.multilingual, engine.model.languages = real.model.multilingual, real.model.languages
+    engine.model.path = real.model.path
+    events: list[object] = []
+    stage = SpeechStage(Config(llm="none", asr_language="en"), events.append, engine, wait_for_decodes=True)
+    original, calls = AudioBuffer.slice, {"n": 0}
+
+    def flaky(self, start, end):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise IndexError("window outside the buffer")
+        return original(self, start, end)
+
+    monkeypatch.setattr(AudioBuffer, "slice", flaky)
+    audio = speech(9.0)
+    async with asyncio.timeout(60):
+        for start in range(0, len(audio), SAMPLE_RATE // 10):
+            await stage.push(audio[start : start + SAMPLE_RATE // 10])
+        await stage.push(np.zeros(SAMPLE_RATE, np.float32))
+        await stage.finish()
+    assert [e.code for e in events if isinstance(e, Error)] == ["asr_failed"]
+    assert any(isinstance(e, TranscriptFinal) and e.text for e in events)

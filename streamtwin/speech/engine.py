@@ -120,7 +120,11 @@ class SpeechEngine:
             chosen = self.scheduler.next_batch()
             work: list[tuple[EngineClient, Any, WindowJob]] = []
             for client in chosen:
-                job = client.take_job()
+                try:
+                    job = client.take_job()
+                except Exception:  # that stream's fault: the others in the batch are still decoded
+                    log.exception("a speech stream could not prepare its decode")
+                    continue
                 if job is not None:
                     work.append((client, *job))
             if work:

@@ -183,12 +183,16 @@ class SpeechStage:
             self._settled.set()
             return None
         self._in_flight.append(request)
-        audio = self._buffer.slice(request.start, request.end)
-        language = None if self.language == "auto" else self.language
-        revise = request.kind == "revise"
-        beam = self._revise_beam if revise else 0
-        return request, WindowJob(audio, request.prompt, language, beam, timestamps=revise,
-                                  trim_loops=request.kind == "step", glossary=self._glossary)
+        try:
+            audio = self._buffer.slice(request.start, request.end)
+            language = None if self.language == "auto" else self.language
+            revise = request.kind == "revise"
+            beam = self._revise_beam if revise else 0
+            return request, WindowJob(audio, request.prompt, language, beam, timestamps=revise,
+                                      trim_loops=request.kind == "step", glossary=self._glossary)
+        except Exception as exc:  # reported like a failed decode: nothing waits for it, nothing committed is lost
+            self.deliver(request, exc)
+            return None
 
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""
