@@ -4,8 +4,8 @@ Run from the repository root:  python -m bench.ask_latency [--questions 60] [--a
 
 The server (this process) runs one session fed samples/meeting.wav in real time (looped), so speech
 recognition, the rules' twin and the assistant's comments run while questions come.  The LLM is a loopback
-server speaking Groq's wire format that answers at once, reached through the real Groq SDK: what is measured
-is the pipeline, not a model.  A viewer connected over the real websocket types each question
+server speaking Groq's wire format that answers at once (an answer the checks accept: one call per question),
+reached through the real Groq SDK: what is measured is the pipeline, not a model.  A viewer connected over the real websocket types each question
 (``{"type": "ask"}``), waits for its ``assistant.done``, pauses a random 0.2-1 s, and asks the next (a new
 viewer every six questions: one connection may ask six a minute).
 
@@ -94,7 +94,9 @@ async def ask_all(server: Server, session_id: str, viewer_token: str, count: int
 async def trial(config: Config, count: int, seed: int) -> dict:
     with wave.open(str(SAMPLE)) as wav:
         audio = np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16).astype(np.float32) / 32768
-    async with FakeLLMServer(reply=Reply("Alice opened the weekly planning meeting.")) as llm:
+    # "Yes." passes every check of an answer (streamtwin/assistant/answers.py) whatever was asked: one call per
+    # question.  A fixed sentence would be refused from the second question on as a repeat, and asked again.
+    async with FakeLLMServer(reply=Reply("Yes.")) as llm:
         backend = GroqBackend("gsk-bench", base_url=llm.url)
         server = Server(config, session_factory=make_session_factory(backend))
         await server.start()
