@@ -4,9 +4,9 @@
 
 import { AssistantPanel } from './assistant.js';
 import { el } from './dom.js';
-import { clock } from './exports.js';
 import { Gauges } from './gauges.js';
 import { TranscriptView, wireDownloads } from './transcript.js';
+import { KeyframeTimeline, RoomChips } from './scene.js';
 import { TwinPanel } from './twin.js';
 
 const params = new URLSearchParams(location.search);
@@ -20,13 +20,10 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   status: $('status'), share: $('share'), viewerUrl: $('viewer-url'), copy: $('copy'),
   shareJoin: $('share-join'), joinUrl: $('join-url'), copyJoin: $('copy-join'), name: $('name'),
-  room: $('room'), participants: $('participants'),
-  messages: $('messages'), preview: $('preview'), previewNote: $('preview-note'), latestFrame: $('latest-frame'),
+  messages: $('messages'), preview: $('preview'), previewNote: $('preview-note'),
   controls: $('controls'), start: $('start'), stop: $('stop'),
-  timeline: $('timeline'),
 };
 
-const MAX_KEYFRAMES = 60;
 const ICE_GATHERING_TIMEOUT_MS = 5000;
 
 // --- small helpers -------------------------------------------------------------------------
@@ -65,42 +62,10 @@ const assistant = new AssistantPanel({
   },
 });
 
-function renderObservation(event) {
-  if (!event.thumbnail) return;
-  const item = el('li');
-  const image = el('img');
-  image.src = `data:image/jpeg;base64,${event.thumbnail}`;
-  image.alt = event.note || event.kind;
-  image.width = event.width || 160;
-  image.height = event.height || 90;
-  const label = el('span', `${clock(event.media_time)} ${event.kind.replaceAll('_', ' ')}`);
-  item.title = event.note || '';
-  item.append(image, label);
-  ui.timeline.append(item);
-  while (ui.timeline.children.length > MAX_KEYFRAMES) ui.timeline.firstElementChild.remove();
-  ui.timeline.scrollLeft = ui.timeline.scrollWidth;
-  if (role === 'viewer') { // viewers get no video: the latest keyframe stands in for it
-    ui.latestFrame.src = image.src;
-    ui.latestFrame.hidden = false;
-    ui.previewNote.hidden = true;
-  }
-}
-
-// A room's participant list: a chip per participant in their colour; leaving removes it.
-function renderParticipant(event, present) {
-  ui.room.hidden = false;
-  const chip = [...ui.participants.children].find((item) => item.dataset.name === event.name);
-  if (!present) {
-    chip?.remove();
-    showMessage(`${event.name} left`, 'notice', false);
-    return;
-  }
-  if (chip) return;
-  const item = el('li', event.name);
-  item.dataset.name = event.name;
-  item.dataset.voice = String(event.slot || 1);
-  ui.participants.append(item);
-}
+const keyframes = new KeyframeTimeline(
+  $('timeline'), role === 'viewer' ? { image: $('latest-frame'), note: $('preview-note') } : null,
+);
+const roomChips = new RoomChips($('room'), $('participants'), (name) => showMessage(`${name} left`, 'notice', false));
 
 // --- events and protocol messages ------------------------------------------------------------------
 
@@ -142,14 +107,14 @@ function onEvent(event) {
       twin.onPatch(event);
       break;
     case 'vision.observation':
-      renderObservation(event);
+      keyframes.add(event);
       break;
     case 'participant.joined':
       transcript.participant(event);
-      renderParticipant(event, true);
+      roomChips.update(event, true);
       break;
     case 'participant.left':
-      renderParticipant(event, false);
+      roomChips.update(event, false);
       break;
     case 'error':
       showMessage(`${event.fatal ? 'Error' : 'Warning'}: ${event.message}`, event.fatal ? 'error' : 'notice');
@@ -305,9 +270,8 @@ function resetView() {
   transcript.reset();
   received = [];
   assistant.reset();
-  ui.timeline.replaceChildren();
-  ui.participants.replaceChildren();
-  ui.room.hidden = true;
+  keyframes.reset();
+  roomChips.reset();
   twin.reset();
   gauges.reset();
   ui.messages.replaceChildren();
