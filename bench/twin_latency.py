@@ -36,8 +36,10 @@ def gold_items(sample: Path) -> list[dict[str, Any]]:
     items = []
     for item in facts["action_items"]:
         wanted = key_words(item["task"])
-        said = [t for t in meta["turns"] if len(wanted & key_words(t["text"])) >= 0.6 * len(wanted)]
-        items.append({**item, "said_end": said[0]["end"] if said else None})
+        overlap = {index: len(wanted & key_words(t["text"])) for index, t in enumerate(meta["turns"])}
+        best = max(overlap.values(), default=0)  # the turn that says most of the task (first of equals)
+        said = next(meta["turns"][i] for i, n in overlap.items() if n == best)
+        items.append({**item, "said_end": said["end"] if best >= 0.6 * len(wanted) else None})
     return items
 
 
@@ -81,7 +83,8 @@ async def trial(sample: Path, options: dict[str, Any]) -> dict[str, Any]:
                      "in_final_twin": listed, "final_owner_right": owned})
     said = [r for r in rows if r["said_end_s"] is not None]
     shown = [r["right_owner_after_s"] for r in said if r["right_owner_after_s"] is not None]
-    return {"items": rows, "items_said": len(said), "shown_with_owner": len(shown),
+    return {"items": rows, "final_action_items": state.get("action_items", []), "items_said": len(said),
+            "shown_with_owner": len(shown),
             "worst_s": max(shown) if shown else None,
             "others_in_final_twin": max(0, len(state.get("action_items", [])) - sum(r["in_final_twin"] for r in rows))}
 
@@ -102,7 +105,8 @@ def main() -> None:
     load_before = os.getloadavg()
     result = asyncio.run(trial(Path(args.sample), options))
     for row in result["items"]:
-        print(f"{row['owner']}: {row['task']} (said by {row['said_end_s']} s): shown after {row['first_shown_after_s']} s, "
+        print(f"{row['owner']}: {row['task']} (said by {row['said_end_s']} s): "
+              f"shown after {row['first_shown_after_s']} s, "
               f"with its owner after {row['right_owner_after_s']} s; in the final twin: {row['in_final_twin']}, "
               f"owner right: {row['final_owner_right']}")
     print(json.dumps({"bench": "twin_latency", "sample": Path(args.sample).name, **options,
