@@ -325,3 +325,46 @@ async def test_a_window_that_cannot_be_cut_is_a_failed_decode_not_a_hang(monkeyp
         await stage.finish()
     assert [e.code for e in events if isinstance(e, Error)] == ["asr_failed"]
     assert any(isinstance(e, TranscriptFinal) and e.text for e in events)
+
+
+class DetectingModel(FakeModel):
+    """Hears ``language`` with probability 0.9 in every window given no language, and counts the windows."""
+
+    def __init__(self, language: str):
+        super().__init__()
+        self.language = language
+        self.undetermined: list[float] = []  # seconds of audio in each window decoded without a language
+
+    def decode(self, jobs: list[WindowJob]) -> list[WindowResult]:
+        results = super().decode(jobs)
+        for job, result in zip(jobs, results):
+            if job.language is None:
+                self.undetermined.append(len(job.audio) / 16000)
+            result.language, result.language_prob = self.language, 0.9
+        return results
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("spoken, early", [("en", True), ("de", False)])
+async def test_a_hinted_stream_settles_early_when_its_speech_agrees(spoken, early):
+    """A room's newcomer waited for 3 s of speech before its first word could be committed, as if nobody in
+    the room had been heard: on short turns most words came late.  With the room's language as a hint it
+    settles on the first confident window that agrees (1 s); one who speaks another language still waits."""
+    from streamtwin.media.audio import SAMPLE_RATE
+
+    real = load_engine(Config(llm="none"))
+    model = DetectingModel(spoken)
+    engine = SpeechEngine(model, workers=1)
+    engine.model.multilingual, engine.model.languages = real.model.multilingual, real.model.languages
+    engine.model.path = real.model.path
+    settled: list[str] = []
+    stage = SpeechStage(Config(llm="none", asr_language="auto"), lambda e: None, engine, wait_for_decodes=True,
+                        on_language=settled.append)
+    stage.hint_language("en")
+    audio = speech(5.0)
+    for start in range(0, len(audio), SAMPLE_RATE // 10):
+        await stage.push(audio[start : start + SAMPLE_RATE // 10])
+    await stage.finish()
+    assert settled == [spoken] and stage.language == spoken
+    assert min(model.undetermined) < 1.5  # the first window is decoded after a second of speech, not three
+    assert (max(model.undetermined) < 3.0) == early  # and settles there, or (another language) waits for 3 s

@@ -58,7 +58,11 @@ class RoomStream:
         self.id = room.session_id
         self.bus = _StreamBus(self)
         self.offset: float | None = None  # session seconds at this stream's media time 0 (its first audio)
-        self.speech = SpeechStage(room.config, self._heard, room.engine, wait_for_decodes=not room.realtime)
+        self.speech = SpeechStage(
+            room.config, self._heard, room.engine, wait_for_decodes=not room.realtime, on_language=room.heard_language,
+        )
+        if room.language is not None:
+            self.speech.hint_language(room.language)
         self.vision = VisionStage(room.config, room.emit) if room.config.vision else None
         self.finished = False
 
@@ -140,9 +144,18 @@ class Room:
         # A held final is released by its deadline even if nobody says another word.
         self._alarm = Alarm(clock, lambda: self._release(self._interleave.release(self._clock())))
         self.started = False  # participant.joined waits for session.started
+        self.language: str | None = None  # the first language a participant's stream detected
         self.audio_seconds = 0.0  # of participants who left
         self.decode_seconds = 0.0
         self.decodes = 0
+
+    def heard_language(self, language: str) -> None:
+        """A participant's stream detected its language: the others, still listening for theirs, take it as a
+        hint (people in one room mostly share a language; one who does not is still heard as detected)."""
+        if self.language is None:
+            self.language = language
+            for stream in self.streams.values():
+                stream.speech.hint_language(language)
 
     def session_time(self) -> float:
         """Seconds since the room's first audio (which starts the session clock at 0)."""

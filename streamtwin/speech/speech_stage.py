@@ -33,6 +33,9 @@ VAD_CONTEXT = 64
 # one is a guess: 1.5 s of espeak German read as Thai, p=0.62), or on the best guess at DETECT_UNTIL_S.
 DETECT_FROM_S = 3.0
 DETECT_UNTIL_S = 6.0
+# With a hint (the language a room's other participants speak), a confident detection that agrees with it
+# settles from this much speech: short turns are heard in time, and a speaker of another language still is.
+HINTED_FROM_S = 1.0
 
 
 class StreamingVAD:
@@ -70,8 +73,12 @@ class SpeechStage:
         engine: SpeechEngine,
         *,
         wait_for_decodes: bool,
+        on_language: Callable[[str], object] = lambda language: None,
     ):
+        """``on_language``: called once the language is detected (``--language auto``)."""
         self._config = config
+        self._on_language = on_language
+        self._hint: str | None = None
         self._emit = emit
         self._engine = engine
         self._wait = wait_for_decodes
@@ -218,16 +225,27 @@ class SpeechStage:
             self._settled.set()
             self._request_if_due()
 
+    def hint_language(self, language: str) -> None:
+        """The language this stream's speaker most likely speaks (a room's other participants speak it): while
+        still detecting, decode after less speech and settle on a confident detection that agrees."""
+        if self.language == "auto" and self._hint is None:
+            self._hint = language
+            self._policy.language_window_s = HINTED_FROM_S
+
     def _settle_language(self, result: WindowResult, seconds: float) -> None:
         """``--language auto``: take the first confident detection (or the best after a few seconds)."""
         if self.language != "auto":
             return
         self._policy.language = result.language  # what this window was transcribed in, settled or not
-        if (result.language_prob >= 0.5 and seconds >= DETECT_FROM_S) or seconds >= DETECT_UNTIL_S:
+        confident = result.language_prob >= 0.5
+        agrees = confident and result.language == self._hint and seconds >= HINTED_FROM_S
+        if (confident and seconds >= DETECT_FROM_S) or agrees or seconds >= DETECT_UNTIL_S:
             self.language = result.language
             self._policy.language = result.language
             self._policy.awaiting_language = False
+            self._policy.language_window_s = DETECT_FROM_S
             log.info("language detected: %s (p=%.2f)", result.language, result.language_prob)
+            self._on_language(result.language)
 
     def _emit_all(self, events: list[Event]) -> None:
         for event in events:
