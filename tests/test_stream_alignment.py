@@ -21,7 +21,7 @@ from streamtwin.events import Event, TranscriptFinal, TranscriptRevised
 from streamtwin.media.ingest import MediaReader
 from streamtwin.speech.revision import revised_transcript
 from streamtwin.session import Session, run_reader
-from streamtwin.speech.wer import normalise
+from streamtwin.speech.wer import normalise, word_error_rate
 from streamtwin.speech.whisper import WindowJob
 
 SAMPLES = sorted(p for p in Path("samples").glob("*.wav") if p.with_suffix(".txt").is_file())
@@ -112,6 +112,14 @@ async def test_streaming_neither_drops_nor_doubles_words(sample, monkeypatch):
     session.bus.subscribe(lambda e: said.append(e) if isinstance(e, (TranscriptFinal, TranscriptRevised)) else None)
     assert await run_reader(session, MediaReader(str(sample), realtime=False, video=False))
     streamed = normalise(" ".join(f.text for f in finals))
+    # Finals are ordered, do not overlap, and carry word timings inside their span.
+    for before, after in zip(finals, finals[1:]):
+        assert after.start >= before.end - 0.05
+    for final in finals:
+        assert all(final.start - 0.01 <= start <= end <= final.end + 0.01 for _, start, end in final.words)
+    if meta.get("language", "en") == "en":  # an English sample reads like its script (espeak German and
+        reference = normalise(sample.with_suffix(".txt").read_text(), strip_speakers=True)  # Spanish: less so)
+        assert word_error_rate(reference, streamed) <= 0.15, " ".join(streamed)
     offline = normalise(load_engine(config).model.transcribe_offline(str(sample), meta.get("language", "en")))
     assert gaps(streamed, offline) == [], " ".join(streamed)
     revised = normalise(revised_transcript(said))  # nor does the second reading of each utterance
