@@ -1,5 +1,7 @@
 """The rule-based twin draft: explicit phrasings, read from utterances in order."""
 
+import pytest
+
 from streamtwin.twin.extract import RuleExtractor
 
 
@@ -329,3 +331,34 @@ def test_a_contracted_denial_decides_nothing_and_minutes_style_names_are_people(
 
     heard = HeardIndex.of("Rosa to order fifty inner tubes by tomorrow.\nWelcome to the retro, everyone.")
     assert heard.mentions("Rosa") and not heard.mentions("Welcome")
+
+
+@pytest.mark.parametrize("said, decided", [
+    ("OK, so we'll go with the blue logo.", "the blue logo"),
+    ("Let's stick with the old supplier for now.", "the old supplier for now"),
+    ("We settled on Tuesday mornings for the check-in.", "Tuesday mornings for the check-in"),
+    ("Final decision: the party moves to the garden.", "the party moves to the garden"),
+    ("We've chosen the cheaper printer.", "the cheaper printer"),
+    ("So it's settled, we keep the night shift as it is.", "we keep the night shift as it is"),
+])
+def test_everyday_ways_of_saying_a_decision(said, decided):
+    assert [d.lower() for d in draft_of(said)["decisions"]] == [decided.lower()]
+
+
+@pytest.mark.parametrize("said", [
+    "Should we go with the blue logo?", "We haven't settled on a date.", "Nobody has chosen a printer yet.",
+    "I'll go with you to the dentist.",
+])
+def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
+    assert draft_of(said)["decisions"] == []
+
+
+@pytest.mark.parametrize("said, open_question", [
+    ("The budget for the trip is still open.", "The budget for the trip"),
+    ("Who runs the stall on Sunday is still up in the air.", "Who runs the stall on Sunday"),
+    ("We still need to figure out how to get the van back.", "how to get the van back"),
+    ("We don't know yet whether the hall is free in June.", "the hall is free in June"),
+    ("We haven't decided where the team lunch will be.", "where the team lunch will be"),
+])
+def test_everyday_ways_of_leaving_a_question_open(said, open_question):
+    assert draft_of(said)["open_questions"] == [open_question]

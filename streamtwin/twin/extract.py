@@ -401,9 +401,12 @@ class RuleExtractor:
     def _open_question(self, sentence: str) -> None:
         whether = say.WHETHER.search(sentence)
         one_more = say.ONE_MORE.match(sentence) if self._open_at >= self._utterances - 1 else None
-        if not whether and not one_more and not say.OPEN.search(sentence):
+        left_open = None if whether or one_more or sentence.endswith("?") else say.unsettled(sentence)
+        if not whether and not one_more and not left_open and not say.OPEN.search(sentence):
             return
-        if one_more:
+        if left_open:
+            question = left_open
+        elif one_more:
             question = one_more.group("what").strip()
         elif whether:
             question = whether.group("what").strip(" .?")

@@ -114,7 +114,9 @@ LONE_NAME = re.compile(rf"^(?P<name>{NAME})[.,!?]$")
 INTRODUCED = re.compile(rf"\b(?i:my name is|i am|i'm|this is|called)\s+(?P<name>{NAME})")
 DECISION = re.compile(
     r"\b(?:we decided|we have decided|we've decided|decided to|we agreed|agreed|the decision is|let's go with|"
-    r"we're going with|we are going with)\b[:,]?\s*(?P<what>.*)",
+    r"we're going with|we are going with|we'll go with|we will go with|let's stick with|we're sticking with|"
+    r"we are sticking with|we settled on|we've settled on|we have settled on|final decision|we chose|"
+    r"we've chosen|we have chosen|it's settled|it is settled)\b[:,]?\s*(?P<what>.*)",
     re.IGNORECASE,
 )
 # "We have not agreed ...", "We never decided ...": a denial, not a decision.
@@ -123,6 +125,18 @@ OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
 # "One open question is when ...", "Another question is whether ...": the question itself follows.
 WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|where|which)\b\s*(?P<what>.+)",
                      re.IGNORECASE)
+# A question left open without the word: "The budget is still up in the air.", "We still need to figure out
+# how ...", "We don't know yet whether ...", "We haven't decided where ...".
+UNSETTLED = (
+    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:is|are)\s+still\s+(?:open|undecided|unclear|"
+               r"up in the air|to be decided)\b", re.IGNORECASE),
+    re.compile(r"\bwe\s+(?:still\s+)?(?:need|have)\s+to\s+(?:figure out|work out|find out|decide)\s+"
+               r"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    re.compile(r"\bwe\s+(?:don't|do not)\s+(?:yet\s+)?know\s+(?:yet\s+)?(?=(?:whether|if|how|what|who|when|where|"
+               r"which)\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    re.compile(r"\bwe\s+(?:haven't|have not|didn't|did not)\s+(?:yet\s+)?(?:decided|agreed on|settled on|worked out|"
+               r"figured out)\s+(?:yet\s+)?(?:whether\s+|if\s+)?(?P<what>.+?)(?:\s+yet)?[.!]?$", re.IGNORECASE),
+)
 # "And should we build it for phones first, or for the web?" right after an open question: one more.
 ONE_MORE = re.compile(r"^(?:and|also|or|plus)\b,?\s+(?P<what>.+)\?$", re.IGNORECASE)
 # "My manager will call you back tomorrow.": a task taken by someone known only by their role (unassigned).
@@ -163,6 +177,15 @@ def imperative(task: str) -> bool:
 def in_the_moment(task: str) -> bool:
     """A request for now, not a task: "see my screen", "repeat that", "tell me more"."""
     return bool(IN_THE_MOMENT.match(task.strip()))
+
+
+def unsettled(sentence: str) -> str | None:
+    """What a sentence says is still to be settled, in its own words, or None."""
+    for pattern in UNSETTLED:
+        match = pattern.search(sentence)
+        if match:
+            return match.group("what").strip(" .?!,")
+    return None
 
 
 def denied(sentence: str, keyword_at: int) -> bool:
