@@ -63,6 +63,8 @@ PURE = {
     "streamtwin.twin.vote",
     "streamtwin.vision.frames",
     "streamtwin.vision.images",
+    "streamtwin.webhooks.delivery",
+    "streamtwin.webhooks.payloads",
 }
 IMPURE = {
     "asyncio", "time", "threading", "concurrent", "socket", "subprocess", "selectors", "signal",

@@ -9,8 +9,9 @@ import os
 import signal
 import sys
 from contextlib import ExitStack
-from typing import Sequence
+from typing import Any, Sequence
 
+from streamtwin.cli.hooks import add_webhook_flags, start_webhooks, stop_webhooks
 from streamtwin.config import Config
 from streamtwin.events import Error
 from streamtwin.outputs.formats import OUTPUT_FORMATS, make_output, output_format
@@ -79,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_speech_flags(run)
     _add_llm_flags(run)
+    add_webhook_flags(run, _csv)
 
     from streamtwin.cli.replay import add_replay_parser, non_negative_number
 
@@ -163,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_speech_flags(serve)
     _add_llm_flags(serve)
+    add_webhook_flags(serve, _csv)
 
     stream = commands.add_parser(
         "stream",
@@ -349,6 +352,18 @@ def _exit_at_once(code: int) -> None:
 
 
 async def _run(config: Config, source: str) -> int:
+    """The session with its webhooks (checked first, drained last: the notes are posted once it ended)."""
+    try:
+        webhooks = start_webhooks(config)
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        return await _run_session(config, source, webhooks)
+    finally:
+        await stop_webhooks(webhooks, config.webhook_drain_s)
+
+
+async def _run_session(config: Config, source: str, webhooks: Any) -> int:
     from streamtwin.api import build_session, close_backend
     from streamtwin.speech.asr_models import ModelLoadError
     from streamtwin.media.ingest import IngestError, MediaReader, is_live_spec
@@ -378,6 +393,10 @@ async def _run(config: Config, source: str) -> int:
                 return _fail(f"cannot write {config.record}: {exc.strerror or exc}")
             session.bus.subscribe(make_output("jsonl", record, sys.stderr, live=False))
         session.bus.subscribe(make_output(fmt, out, sys.stderr, live=terminal and out is sys.stdout))
+        if webhooks is not None:
+            from streamtwin.webhooks.notifier import WebhookNotifier
+
+            session.bus.subscribe(WebhookNotifier(webhooks))
         # Writing to a file, a person at the terminal still sees the transcript come in.
         text_view = fmt == "text" or bool(config.out and terminal)
         if config.out and terminal:
