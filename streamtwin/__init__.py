@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "stream": "api",
     "PushSession": "api",
+    "ask": "meetings.asking",
     "Event": "events",
     "SessionStarted": "events",
     "SessionEnded": "events",
@@ -38,6 +39,7 @@ __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
     from streamtwin.api import PushSession, stream
+    from streamtwin.meetings.asking import ask
     from streamtwin.events import (
         AssistantDelta,
         AssistantDone,

@@ -99,13 +99,17 @@ def from_json(line: str) -> Event:
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
+    # Only containers go on the stack: a final's words ([text, start, end] each) are walked once, not per scalar
+    # (half the cost of reading a recording was this walk).
+    if not isinstance(value, (dict, list)):
+        return False
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            if depth > limit:
-                return True
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
     return False
 
 

@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     from streamtwin.cli.replay import add_replay_parser, non_negative_number
 
     add_replay_parser(commands)
+    from streamtwin.cli.ask import add_ask_parser
+
+    add_ask_parser(commands, _add_llm_flags)
 
     serve = commands.add_parser(
         "serve",
@@ -303,6 +306,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(str(exc))
     if args.command == "run":
         return _run_command(config, args)
+    if args.command == "ask":
+        from streamtwin.cli.ask import ask_command
+
+        return ask_command(config, args)
     if args.command == "replay":
         from streamtwin.cli.replay import replay_command
 

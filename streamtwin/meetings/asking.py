@@ -1,0 +1,143 @@
+"""Ask past meetings a question: every meeting whole in one prompt when they fit the model's window, else map
+(chunks of whole meetings in parallel, each answering with quotes) then reduce (one call combines them); the
+quotes checked against the transcripts before the answer is returned.
+
+::
+
+    answer = await streamtwin.ask("What did we decide about the launch?", ["meetings/"], llm="groq")
+    print(answer.text)
+    for number, source in enumerate(answer.sources, 1):
+        print(number, source.meeting, source.start, source.speaker, source.quote)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from streamtwin.config import Config
+from streamtwin.llm.backend import Backend, ChatRequest, Delta, LLMError
+from streamtwin.meetings.library import load_meetings
+from streamtwin.meetings.layout import (
+    check_question, found_nothing, lay_out, map_messages, reduce_messages, whole_messages,
+)
+from streamtwin.meetings.quotes import Source, check
+from streamtwin.meetings.transcript import Meeting
+
+DEFAULT_ANSWER_TOKENS = 512
+
+
+@dataclass
+class Answer:
+    question: str
+    text: str  # each quote followed by its source's number: "the exact words" [1]
+    sources: list[Source] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)  # quotes the model gave that no transcript holds
+    meetings: list[str] = field(default_factory=list)  # the meetings read, in order (M1, M2, ...)
+    mode: str = "whole"  # whole | map-reduce
+    calls: int = 0
+    prompt_tokens: int = 0  # estimated, the meetings only
+    seconds: dict[str, float] = field(default_factory=dict)  # load, layout, model, check
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question, "answer": self.text, "sources": [s.to_dict() for s in self.sources],
+            "rejected_quotes": self.rejected, "meetings": self.meetings, "mode": self.mode, "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens, "seconds": self.seconds,
+        }
+
+
+async def answer_question(
+    question: str, meetings: list[Meeting], backend: Backend, *, answer_tokens: int = DEFAULT_ANSWER_TOKENS,
+) -> Answer:
+    """The answer from ``meetings`` (already read); raises ValueError for a bad question or no meetings,
+    :class:`~streamtwin.llm.backend.LLMError` when the model fails."""
+    question = check_question(question)
+    if not meetings:
+        raise ValueError("no meetings to ask")
+    started = time.perf_counter()
+    layout = lay_out(meetings, backend.context_tokens, answer_tokens)
+    laid_out = time.perf_counter()
+    if layout.map_reduce:
+        notes = await _map(backend, layout.chunks, question, answer_tokens)
+        useful = [note for note in notes if not found_nothing(note)]
+        text = await complete(backend, reduce_messages(useful, question), answer_tokens)
+        calls, mode = len(notes) + 1, "map-reduce"
+    else:
+        text = await complete(backend, whole_messages(layout, question), answer_tokens)
+        calls, mode = 1, "whole"
+    answered = time.perf_counter()
+    checked = check(text, meetings)
+    return Answer(
+        question=question, text=checked.text, sources=checked.sources, rejected=checked.rejected,
+        meetings=[meeting.name for meeting in meetings], mode=mode, calls=calls, prompt_tokens=layout.tokens,
+        seconds={
+            "layout": laid_out - started, "model": answered - laid_out, "check": time.perf_counter() - answered,
+        },
+    )
+
+
+async def _map(backend: Backend, chunks: Sequence[str], question: str, answer_tokens: int) -> list[str]:
+    """Each chunk's notes, as many at once as the backend takes."""
+    slots = asyncio.Semaphore(max(1, getattr(backend, "max_in_flight", 1) or 1))
+
+    async def one(chunk: str) -> str:
+        async with slots:
+            return await complete(backend, map_messages(chunk, question), answer_tokens)
+
+    return list(await asyncio.gather(*(one(chunk) for chunk in chunks)))
+
+
+async def complete(backend: Backend, messages: list[dict[str, str]], max_tokens: int) -> str:
+    parts = []
+    async for item in backend.stream(ChatRequest(messages=messages, max_tokens=max_tokens, temperature=0.0)):
+        if isinstance(item, Delta):
+            parts.append(item.text)
+    return "".join(parts)
+
+
+async def ask(
+    question: str,
+    recordings: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    *,
+    backend: Backend | None = None,
+    config: Config | None = None,
+    answer_tokens: int = DEFAULT_ANSWER_TOKENS,
+    **options: Any,
+) -> Answer:
+    """Ask ``recordings`` (``run --record`` files, folders of them, ``redis://HOST:PORT/DB/`` for every session
+    in the event log) a question.  ``options`` are :class:`~streamtwin.config.Config` fields as for
+    :func:`streamtwin.stream` (``llm="groq"``, ``llm_model=...``), or a whole ``config``; or pass a ``backend``
+    you hold.
+
+    Raises ValueError (a bad question), :class:`~streamtwin.meetings.library.LibraryError` (recordings that
+    cannot be read) or :class:`~streamtwin.llm.backend.LLMError` (no model, or it failed)."""
+    question = check_question(question)
+    if config is None:
+        from streamtwin.api import make_config
+
+        config = make_config(options)
+    elif options:
+        raise TypeError("pass either a config or options, not both")
+    specs = [os.fspath(recordings)] if isinstance(recordings, (str, os.PathLike)) else [os.fspath(r) for r in recordings]
+    started = time.perf_counter()
+    meetings = await load_meetings(config, specs)
+    loaded = time.perf_counter() - started
+    own = backend is None
+    if backend is None:
+        from streamtwin.llm.factory import make_backend
+
+        backend = make_backend(config)
+        if backend is None:
+            raise LLMError("model_missing", "asking meetings needs a language model: not --llm none")
+    try:
+        answer = await answer_question(question, meetings, backend, answer_tokens=answer_tokens)
+    finally:
+        if own:
+            await backend.aclose()
+    answer.seconds = {"load": loaded, **answer.seconds}
+    return answer
