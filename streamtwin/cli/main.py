@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     from streamtwin.cli.ask import add_ask_parser
 
     add_ask_parser(commands, _add_llm_flags)
+    from streamtwin.cli.mcp import add_mcp_parser
+
+    add_mcp_parser(commands, _add_llm_flags, _csv)
 
     serve = commands.add_parser(
         "serve",
@@ -310,6 +313,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from streamtwin.cli.ask import ask_command
 
         return ask_command(config, args)
+    if args.command == "mcp":
+        from streamtwin.cli.mcp import mcp_command
+
+        return mcp_command(config, args)
     if args.command == "replay":
         from streamtwin.cli.replay import replay_command
 
