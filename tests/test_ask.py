@@ -109,8 +109,8 @@ def test_empty_and_oversized_questions_are_refused(question: str, problem: str) 
 
 
 def test_quotes_are_shown_in_the_transcripts_words_with_its_time_and_speaker() -> None:
-    answer = (f'First [M1 00:09 Sam] "we agreed to launch falcon on the fourteenth" and later '
-              f'"The Falcon launch moves to the fourth of November" [M2 00:14 Sam].')
+    answer = ('First [M1 00:09 Sam] "we agreed to launch falcon on the fourteenth" and later '
+              '"The Falcon launch moves to the fourth of November" [M2 00:14 Sam].')
     got = check(answer, MEETINGS)
     assert [(s.meeting, s.start, s.speaker) for s in got.sources] == [("week03", 9.4, "Sam"), ("week15", 14.1, "Sam")]
     assert got.sources[0].quote == "We agreed to launch Falcon on the fourteenth"  # the transcript's spelling

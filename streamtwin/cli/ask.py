@@ -23,7 +23,9 @@ found.  Every quote in the answer is checked against the transcripts before it i
 """
 
 
-def add_ask_parser(commands: argparse._SubParsersAction, add_llm_flags: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_ask_parser(
+    commands: argparse._SubParsersAction, add_llm_flags: Callable[[argparse.ArgumentParser], None]
+) -> None:
     ask = commands.add_parser(
         "ask",
         help="ask past meetings a question (recordings, or every session in the event log)",
@@ -82,7 +84,8 @@ def render(answer, fmt: str) -> str:  # type: ignore[no-untyped-def]
 
         lines = [f"## {escape(answer.question)}", "", answer.text.strip(), ""]
         if sources:
-            lines += ["### Sources", ""] + [f"{n}. **{escape(where)}**: \"{escape(quote)}\"" for n, where, quote in sources]
+            lines += ["### Sources", ""]
+            lines += [f"{n}. **{escape(where)}**: \"{escape(quote)}\"" for n, where, quote in sources]
             lines.append("")
         lines.append(f"_{read}; {len(answer.rejected)} quote(s) found in no transcript left out._")
         return "\n".join(lines) + "\n"

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import logging
-from collections.abc import Callable
+import sys
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from streamtwin.config import Config
 
 if TYPE_CHECKING:
+    from streamtwin.bus import EventBus
     from streamtwin.service.registry import SessionFactory
     from streamtwin.session import Session
     from streamtwin.webhooks.sender import WebhookSender
@@ -58,15 +60,35 @@ async def stop_webhooks(sender: WebhookSender | None, drain_s: float) -> None:
         log.info("webhooks: %s", await sender.aclose(drain_s))
 
 
+async def with_webhooks_of(config: Config, run: Callable[[WebhookSender | None], Awaitable[int]]) -> int:
+    """``run``: the session with the webhooks the config asks for (checked first: a bad URL is exit status 1
+    before anything loads; drained last, so the notes of the session's end are posted before the exit)."""
+    try:
+        webhooks = start_webhooks(config)
+    except ValueError as exc:
+        print(f"streamtwin: error: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return await run(webhooks)
+    finally:
+        await stop_webhooks(webhooks, config.webhook_drain_s)
+
+
+def subscribe_webhooks(bus: EventBus, sender: WebhookSender | None) -> None:
+    if sender is not None:
+        from streamtwin.webhooks.notifier import WebhookNotifier
+
+        bus.subscribe(WebhookNotifier(sender))
+
+
 def with_webhooks(factory: SessionFactory, sender: WebhookSender | None) -> SessionFactory:
     """``serve``: every session the factory makes also feeds the webhooks (its notes when it ends)."""
     if sender is None:
         return factory
-    from streamtwin.webhooks.notifier import WebhookNotifier
 
     def make(config: Config, session_id: str | None, source: str) -> Session:
         session = factory(config, session_id, source)
-        session.bus.subscribe(WebhookNotifier(sender))
+        subscribe_webhooks(session.bus, sender)
         return session
 
     return make

@@ -11,7 +11,8 @@ import sys
 from contextlib import ExitStack
 from typing import Any, Sequence
 
-from streamtwin.cli.hooks import add_webhook_flags, start_webhooks, stop_webhooks
+from streamtwin.cli.hooks import add_webhook_flags, subscribe_webhooks, with_webhooks_of
+from streamtwin.cli.subcommands import add_parsers, run_subcommand
 from streamtwin.config import Config
 from streamtwin.events import Error
 from streamtwin.outputs.formats import OUTPUT_FORMATS, make_output, output_format
@@ -85,12 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     from streamtwin.cli.replay import add_replay_parser, non_negative_number
 
     add_replay_parser(commands)
-    from streamtwin.cli.ask import add_ask_parser
-
-    add_ask_parser(commands, _add_llm_flags)
-    from streamtwin.cli.mcp import add_mcp_parser
-
-    add_mcp_parser(commands, _add_llm_flags, _csv)
+    add_parsers(commands, _add_llm_flags, _csv)
 
     serve = commands.add_parser(
         "serve",
@@ -309,14 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(str(exc))
     if args.command == "run":
         return _run_command(config, args)
-    if args.command == "ask":
-        from streamtwin.cli.ask import ask_command
-
-        return ask_command(config, args)
-    if args.command == "mcp":
-        from streamtwin.cli.mcp import mcp_command
-
-        return mcp_command(config, args)
+    code = run_subcommand(args.command, config, args)
+    if code is not None:
+        return code
     if args.command == "replay":
         from streamtwin.cli.replay import replay_command
 
@@ -342,7 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_command(config: Config, args: argparse.Namespace) -> int:
     try:
-        code = asyncio.run(_run(config, args.source))
+        code = asyncio.run(with_webhooks_of(config, lambda webhooks: _run(config, args.source, webhooks)))
     except KeyboardInterrupt:
         return 130
     if code > 128:
@@ -365,19 +356,7 @@ def _exit_at_once(code: int) -> None:
     os._exit(code)
 
 
-async def _run(config: Config, source: str) -> int:
-    """The session with its webhooks (checked first, drained last: the notes are posted once it ended)."""
-    try:
-        webhooks = start_webhooks(config)
-    except ValueError as exc:
-        return _fail(str(exc))
-    try:
-        return await _run_session(config, source, webhooks)
-    finally:
-        await stop_webhooks(webhooks, config.webhook_drain_s)
-
-
-async def _run_session(config: Config, source: str, webhooks: Any) -> int:
+async def _run(config: Config, source: str, webhooks: Any) -> int:
     from streamtwin.api import build_session, close_backend
     from streamtwin.speech.asr_models import ModelLoadError
     from streamtwin.media.ingest import IngestError, MediaReader, is_live_spec
@@ -407,10 +386,7 @@ async def _run_session(config: Config, source: str, webhooks: Any) -> int:
                 return _fail(f"cannot write {config.record}: {exc.strerror or exc}")
             session.bus.subscribe(make_output("jsonl", record, sys.stderr, live=False))
         session.bus.subscribe(make_output(fmt, out, sys.stderr, live=terminal and out is sys.stdout))
-        if webhooks is not None:
-            from streamtwin.webhooks.notifier import WebhookNotifier
-
-            session.bus.subscribe(WebhookNotifier(webhooks))
+        subscribe_webhooks(session.bus, webhooks)
         # Writing to a file, a person at the terminal still sees the transcript come in.
         text_view = fmt == "text" or bool(config.out and terminal)
         if config.out and terminal:

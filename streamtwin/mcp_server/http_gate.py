@@ -20,7 +20,9 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def verdict(host: str | None, authorization: str, query: str, token: str, allow_host: list[str]) -> tuple[int, str] | None:
+def verdict(
+    host: str | None, authorization: str, query: str, token: str, allow_host: list[str]
+) -> tuple[int, str] | None:
     """Why a request is refused (status, message), or None to serve it."""
     if not host_allowed(host, allow_host):
         return 403, "this host name is not served (use an IP address or localhost, or --allow-host NAME)"

@@ -123,7 +123,8 @@ async def ask(
         config = make_config(options)
     elif options:
         raise TypeError("pass either a config or options, not both")
-    specs = [os.fspath(recordings)] if isinstance(recordings, (str, os.PathLike)) else [os.fspath(r) for r in recordings]
+    named = [recordings] if isinstance(recordings, (str, os.PathLike)) else list(recordings)
+    specs = [os.fspath(r) for r in named]
     started = time.perf_counter()
     meetings = await load_meetings(config, specs)
     loaded = time.perf_counter() - started

@@ -3,9 +3,9 @@
 The model cites as it is told, ``[M3 12:04 Anna] "the exact words"`` (or the quote first and the label after
 it).  Each quote is looked up in the cited meeting's transcript, word for word once case and punctuation are
 set aside, then in the other meetings (a model can mislabel); failing that, the line of the cited meeting
-it best matches, if most of its words are there in order.  What is shown is the transcript's own words, with the meeting, time
-stamp and speaker of the line they were found in, never the model's version.  A quote found nowhere is taken
-out of the answer and listed as rejected.
+it best matches, if most of its words are there in order.  What is shown is the transcript's own words, with
+the meeting, time stamp and speaker of the line they were found in, never the model's version.  A quote
+found nowhere is taken out of the answer and listed as rejected.
 
 Plain functions: no I/O.
 """

@@ -83,9 +83,8 @@ class MeetingFold:
 
     def meeting(self) -> Meeting:
         meeting = self._meeting
-        meeting.lines = [
-            Line(p.start, p.end, p.speaker, " ".join(p.text.split())) for p in self._paragraphs.flush() if p.text.strip()
-        ]
+        said = self._paragraphs.flush()
+        meeting.lines = [Line(p.start, p.end, p.speaker, " ".join(p.text.split())) for p in said if p.text.strip()]
         meeting.duration = max((line.end for line in meeting.lines), default=0.0)
         meeting.twin = dict(self._twin.state or {})
         return meeting
