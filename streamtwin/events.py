@@ -9,6 +9,7 @@ so a consumer needs exactly one parser (:func:`from_dict`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -63,6 +64,12 @@ def event_types() -> dict[str, type[Event]]:
     return dict(_REGISTRY)
 
 
+@functools.cache
+def _field_names(cls: type[Event]) -> frozenset[str]:
+    """An event type's fields and the envelope's ``v`` and ``type``: what its JSON object may hold."""
+    return frozenset(f.name for f in dataclasses.fields(cls)) | {"v", "type"}
+
+
 def from_dict(data: dict[str, Any]) -> Event:
     """Parse one event object; raises :class:`EventSchemaError` on anything off."""
     if not isinstance(data, dict):
@@ -72,12 +79,11 @@ def from_dict(data: dict[str, Any]) -> Event:
     cls = _REGISTRY.get(data.get("type"))  # type: ignore[arg-type]
     if cls is None:
         raise EventSchemaError(f"unknown event type {data.get('type')!r}")
-    names = {f.name for f in dataclasses.fields(cls)}
-    unknown = set(data) - names - {"v", "type"}
-    if unknown:
-        raise EventSchemaError(f"{cls.type}: unknown fields {sorted(unknown)}")
+    names = _field_names(cls)
+    if not names.issuperset(data):
+        raise EventSchemaError(f"{cls.type}: unknown fields {sorted(set(data) - names)}")
     try:
-        return cls(**{k: v for k, v in data.items() if k in names})
+        return cls(**{k: v for k, v in data.items() if k != "v" and k != "type"})
     except TypeError as exc:
         raise EventSchemaError(f"{cls.type}: {exc}") from None
 
@@ -88,7 +94,9 @@ def from_json(line: str) -> Event:
     a replay with a ``RecursionError``)."""
     try:
         data = json.loads(line)
-        too_deep = _deeper_than(data, MAX_DEPTH)
+        # Nesting is at most the number of opening brackets: most lines (a final of up to ~30 words) are
+        # cleared by counting them, without walking what was parsed.
+        too_deep = line.count("[") + line.count("{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH)
     except json.JSONDecodeError as exc:
         raise EventSchemaError(f"not JSON: {exc}") from None
     except RecursionError:
@@ -99,17 +107,21 @@ def from_json(line: str) -> Event:
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
-    # Only containers go on the stack: a final's words ([text, start, end] each) are walked once, not per scalar
-    # (half the cost of reading a recording was this walk).
-    if not isinstance(value, (dict, list)):
-        return False
+    """Whether parsed JSON nests deeper than ``limit``: only containers go on the stack (a final's words,
+    ``[text, start, end]`` each, are looked at once), and JSON gives exact dicts and lists."""
     stack = [(value, 1)]
+    push = stack.append
     while stack:
         item, depth = stack.pop()
+        if type(item) is dict:
+            item = item.values()
+        elif type(item) is not list:
+            continue
         if depth > limit:
             return True
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+        for child in item:
+            if type(child) is list or type(child) is dict:
+                push((child, depth + 1))
     return False
 
 
