@@ -12,7 +12,8 @@ Run from the repository root:
    answers at once with a quote from the last meeting (everything but the model: load, layout, request,
    quote check).  Target: the prompt assembled in <= 1 s, so a model of 1 M tokens/s is the limit.
 2. accuracy: each question of samples/make_meetings.py (its answer is spread over 2-3 of the 50 meetings)
-   asked with the local model (map-reduce: its window holds a few meetings at a time).  An answer is right
+   asked with the local model (map-reduce: its window holds a few meetings at a time), all of them together
+   (``answer_questions``: each chunk is asked every question in a row, so llama.cpp reads it once).  An answer is right
    when one alternative of every fact is in it (bench/scoring.py's ``answer_is_right``); ``sources`` counts
    the questions whose checked sources include two or more of the meetings where the answer was said.
 
@@ -36,7 +37,7 @@ from typing import Any
 from bench.scoring import answer_is_right
 from streamtwin.config import Config
 from streamtwin.llm.backend import ChatRequest, Delta, Finished, StreamItem
-from streamtwin.meetings.asking import answer_question, ask
+from streamtwin.meetings.asking import answer_questions, ask
 from streamtwin.meetings.layout import estimate_tokens, lay_out, whole_messages
 from streamtwin.meetings.library import load_meetings
 
@@ -124,21 +125,21 @@ async def bench_accuracy(limit: int, llm_model: str, context_tokens: int) -> dic
         questions = json.loads((out / "questions.json").read_text())[:limit]
         meetings = await load_meetings(config, [str(out)])
         names = [m.name for m in meetings]
-        for question in questions:
-            started = time.perf_counter()
-            answer = await answer_question(question["question"], meetings, backend, answer_tokens=300)
-            took = time.perf_counter() - started
+        started = time.perf_counter()
+        answers = await answer_questions([q["question"] for q in questions], meetings, backend, answer_tokens=300)
+        took = time.perf_counter() - started
+        for question, answer in zip(questions, answers):
             right, found = answer_is_right(answer.text, [fact.split("|") for fact in question["facts"]])
             cited = {source.meeting for source in answer.sources} & set(question["meetings"])
             results.append({
                 "question": question["question"], "right": right, "facts_found": found,
                 "facts": len(question["facts"]), "sourced_meetings": sorted(cited),
                 "sources": len(answer.sources), "rejected_quotes": len(answer.rejected), "calls": answer.calls,
-                "mode": answer.mode, "seconds": round(took, 1), "answer": answer.text,
+                "mode": answer.mode, "answer": answer.text,
             })
             print(f"{'RIGHT' if right else 'wrong'} {found}/{len(question['facts'])} facts, sources from "
-                  f"{len(cited)} of {len(question['meetings'])} meetings, {answer.calls} calls, {took:.0f} s: "
-                  f"{question['question']}\n    {answer.text[:300]!r}", flush=True)
+                  f"{len(cited)} of {len(question['meetings'])} meetings: {question['question']}\n"
+                  f"    {answer.text[:400]!r}", flush=True)
     await backend.aclose()
     right = sum(r["right"] for r in results)
     return {
@@ -147,7 +148,8 @@ async def bench_accuracy(limit: int, llm_model: str, context_tokens: int) -> dic
         "questions": len(results), "right": right, "accuracy": round(right / max(1, len(results)), 3),
         "facts_found": sum(r["facts_found"] for r in results), "facts": sum(r["facts"] for r in results),
         "sourced_two_or_more": sum(len(r["sourced_meetings"]) >= 2 for r in results),
-        "rejected_quotes": sum(r["rejected_quotes"] for r in results), "per_question": results,
+        "rejected_quotes": sum(r["rejected_quotes"] for r in results), "seconds": round(took, 1),
+        "per_question": results,
     }
 
 

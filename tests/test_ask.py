@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 import streamtwin
+from streamtwin.config import Config
+from streamtwin.llm.groq_backend import GroqBackend
 from streamtwin.events import SessionStarted, TranscriptFinal, TranscriptRevised, TwinState, encode
 from streamtwin.meetings.layout import MAX_QUESTION_CHARS, check_question, estimate_tokens, lay_out, render
 from streamtwin.meetings.quotes import check
@@ -174,6 +176,31 @@ async def test_the_reduce_call_gets_each_chunks_notes(recordings: Path) -> None:
                                       llm_context_tokens=3000, answer_tokens=200)
     assert len(server.requests) > 2 and note in server.requests[-1].body["messages"][1]["content"]
     assert answer.text == "NONE"  # the reduce call's own answer, as the fake gave it
+
+
+async def test_several_questions_read_each_chunk_once_in_a_row(recordings: Path) -> None:
+    """Chunk by chunk, every question in turn: the prompts in a row differ only in the question at their end (a
+    model that caches a prompt's front reads the chunk once); each question's reduce gets its own notes."""
+    from streamtwin.meetings.asking import answer_questions
+    from streamtwin.meetings.library import load_meetings
+
+    meetings = await load_meetings(Config(), [str(recordings)])
+    note = f'[M5 00:09 Sam] "{LAUNCH}"'
+    async with FakeLLMServer(Reply("NONE")) as server:
+        server.script(Reply(note), Reply("NONE"))
+        backend = GroqBackend("fake", "fake-model", server.url)
+        backend.context_tokens = 3000
+        answers = await answer_questions(["When is the launch?", "Who owns Acme?"], meetings, backend,
+                                         answer_tokens=200)
+        await backend.aclose()
+    prompts = [r.body["messages"][1]["content"] for r in server.requests]
+    chunks = answers[0].calls - 1
+    assert len(prompts) == 2 * chunks + 2
+    for at in range(0, 2 * chunks, 2):
+        first, second = prompts[at], prompts[at + 1]
+        assert first.endswith("Question: When is the launch?") and second.endswith("Question: Who owns Acme?")
+        assert first.rsplit("Question:", 1)[0] == second.rsplit("Question:", 1)[0]
+    assert note in prompts[-2] and "no meeting bears" in prompts[-1]
 
 
 def test_cli_formats(capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, recordings: Path) -> None:

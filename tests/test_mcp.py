@@ -169,3 +169,35 @@ def test_bad_input_is_one_line(capfd: pytest.CaptureFixture[str], tmp_path: Path
     assert_one_line_error(run_main(capfd, "mcp", "--redis", "redis://127.0.0.1:1/0", "--llm", "none"), "127.0.0.1:1")
     unsafe = run_main(capfd, "mcp", str(not_one), "--http", "--host", "0.0.0.0", "--llm", "none")
     assert unsafe.returncode == 2 and "without an access token" in unsafe.stderr
+
+
+async def test_in_process_over_the_memory_store_and_a_store_that_is_down() -> None:
+    """The event log of one process (serve without --redis embeds the same store), and a Redis nobody answers:
+    the tools say so, the connection stays."""
+    from streamtwin.eventlog.memory_store import MemoryStore
+    from streamtwin.eventlog.redis_store import RedisStore
+    from streamtwin.mcp_server.catalog import Catalog
+    from streamtwin.mcp_server.tools import build_mcp
+
+    store = MemoryStore()
+    await store.register("s1", "node-a", 1000.0)
+    await store.append("s1", 1, line("s1", 1, SessionStarted(source="mic")))
+    await store.append("s1", 2, line("s1", 2, TranscriptFinal(text=LAUNCH, start=1.0, end=3.0, utterance=1,
+                                                               utterance_end=True, speaker_name="Sam")))
+    await store.end("s1")
+    async with Client(build_mcp(Catalog([], store), None)) as client:
+        listed = await client.call_tool("list_sessions", {})
+        transcript = await client.call_tool("get_transcript", {"session": "s1"})
+        no_model = await client.call_tool("ask", {"question": "When?", "session": "s1"})
+    assert listed.structured_content["sessions"] == [
+        {"id": "s1", "kind": "session", "state": "ended", "started": 1000.0}]
+    assert transcript.content[0].text == f"[00:01] Sam: {LAUNCH}"
+    assert no_model.is_error and "no language model" in no_model.content[0].text
+
+    down = RedisStore(f"redis://127.0.0.1:{free_port()}/0")
+    async with Client(build_mcp(Catalog([], down), None)) as client:
+        listed = await client.call_tool("list_sessions", {})
+        twin = await client.call_tool("get_twin", {"session": "s1"})
+    await down.close()
+    assert listed.is_error and "unreachable" in listed.content[0].text
+    assert twin.is_error and "unreachable" in twin.content[0].text

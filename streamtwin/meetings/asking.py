@@ -29,6 +29,7 @@ from streamtwin.meetings.quotes import Source, check
 from streamtwin.meetings.transcript import Meeting
 
 DEFAULT_ANSWER_TOKENS = 512
+NOTE_TOKENS = 256  # a chunk's notes for the reduce call: the facts that bear on the question, with quotes
 
 
 @dataclass
@@ -56,40 +57,54 @@ async def answer_question(
 ) -> Answer:
     """The answer from ``meetings`` (already read); raises ValueError for a bad question or no meetings,
     :class:`~streamtwin.llm.backend.LLMError` when the model fails."""
-    question = check_question(question)
+    return (await answer_questions([question], meetings, backend, answer_tokens=answer_tokens))[0]
+
+
+async def answer_questions(
+    questions: Sequence[str], meetings: list[Meeting], backend: Backend, *,
+    answer_tokens: int = DEFAULT_ANSWER_TOKENS,
+) -> list[Answer]:
+    """Several questions over the same meetings, laid out once.  Each chunk (or the whole) is asked every
+    question in turn, so a model that keeps the KV cache of a prompt's front (llama.cpp) reads it once: the
+    prompts differ only in the question at their end."""
+    questions = [check_question(question) for question in questions]
     if not meetings:
         raise ValueError("no meetings to ask")
     started = time.perf_counter()
     layout = lay_out(meetings, backend.context_tokens, answer_tokens)
     laid_out = time.perf_counter()
+    slots = asyncio.Semaphore(max(1, getattr(backend, "max_in_flight", 1) or 1))  # waiters go first come
+
+    async def call(messages: list[dict[str, str]], tokens: int) -> str:
+        async with slots:
+            return await complete(backend, messages, tokens)
+
     if layout.map_reduce:
-        notes = await _map(backend, layout.chunks, question, answer_tokens)
-        useful = [note for note in notes if not found_nothing(note)]
-        text = await complete(backend, reduce_messages(useful, question), answer_tokens)
-        calls, mode = len(notes) + 1, "map-reduce"
+        note_tokens = min(answer_tokens, NOTE_TOKENS)
+        notes = await asyncio.gather(*(
+            call(map_messages(chunk, question), note_tokens) for chunk in layout.chunks for question in questions
+        ))
+        asked = len(questions)
+        found = [[note for note in notes[at::asked] if not found_nothing(note)] for at in range(asked)]
+        texts = await asyncio.gather(*(
+            call(reduce_messages(found[at], question), answer_tokens) for at, question in enumerate(questions)
+        ))
+        calls, mode = len(layout.chunks) + 1, "map-reduce"
     else:
-        text = await complete(backend, whole_messages(layout, question), answer_tokens)
+        texts = await asyncio.gather(*(call(whole_messages(layout, question), answer_tokens) for question in questions))
         calls, mode = 1, "whole"
     answered = time.perf_counter()
-    checked = check(text, meetings)
-    return Answer(
-        question=question, text=checked.text, sources=checked.sources, rejected=checked.rejected,
-        meetings=[meeting.name for meeting in meetings], mode=mode, calls=calls, prompt_tokens=layout.tokens,
-        seconds={
-            "layout": laid_out - started, "model": answered - laid_out, "check": time.perf_counter() - answered,
-        },
-    )
-
-
-async def _map(backend: Backend, chunks: Sequence[str], question: str, answer_tokens: int) -> list[str]:
-    """Each chunk's notes, as many at once as the backend takes."""
-    slots = asyncio.Semaphore(max(1, getattr(backend, "max_in_flight", 1) or 1))
-
-    async def one(chunk: str) -> str:
-        async with slots:
-            return await complete(backend, map_messages(chunk, question), answer_tokens)
-
-    return list(await asyncio.gather(*(one(chunk) for chunk in chunks)))
+    answers = []
+    for question, text in zip(questions, texts):
+        checking = time.perf_counter()
+        checked = check(text, meetings)
+        answers.append(Answer(
+            question=question, text=checked.text, sources=checked.sources, rejected=checked.rejected,
+            meetings=[meeting.name for meeting in meetings], mode=mode, calls=calls, prompt_tokens=layout.tokens,
+            seconds={"layout": laid_out - started, "model": answered - laid_out,
+                     "check": time.perf_counter() - checking},
+        ))
+    return answers
 
 
 async def complete(backend: Backend, messages: list[dict[str, str]], max_tokens: int) -> str:
