@@ -130,6 +130,16 @@ def test_a_mislabelled_quote_is_found_in_its_meeting_and_an_invented_one_is_take
     assert "never" not in got.text and "[M" not in got.text
 
 
+def test_a_quote_without_a_label_is_checked_too_and_a_short_phrase_left_alone() -> None:
+    answer = ('The plan is "Project Falcon", and Sam said "the Falcon launch moves to the fourth of November" '
+              'but never "we will cancel the whole project".')
+    got = check(answer, MEETINGS)
+    assert [(s.meeting, s.start) for s in got.sources] == [("week15", 14.1)]
+    assert got.text == ('The plan is "Project Falcon", and Sam said "The Falcon launch moves to the fourth of '
+                        'November" [1] but never.')
+    assert got.rejected == ["we will cancel the whole project"]
+
+
 def test_a_near_quote_is_accepted_only_in_the_meeting_cited() -> None:
     near = '[M2 00:14 Sam] "the Falcon launch moved to the 4th of November because the payment provider is late"'
     got = check(near, MEETINGS)

@@ -1,7 +1,7 @@
 """Every quote in an answer checked against the transcripts before it is shown.
 
 The model cites as it is told, ``[M3 12:04 Anna] "the exact words"`` (or the quote first and the label after
-it).  Each quote is looked up in the cited meeting's transcript, word for word once case and punctuation are
+it); a quote of four words or more without a label is checked too, against every meeting.  Each quote is looked up in the cited meeting's transcript, word for word once case and punctuation are
 set aside, then in the other meetings (a model can mislabel); failing that, the line of the cited meeting
 it best matches, if most of its words are there in order.  What is shown is the transcript's own words, with
 the meeting, time stamp and speaker of the line they were found in, never the model's version.  A quote
@@ -21,11 +21,12 @@ from streamtwin.meetings.transcript import Meeting
 
 _LABEL = r"\[\s*(M\d+)\b([^\]\n]{0,80})\]"
 _QUOTE = r"[\"“]([^\"”\n]{3,600})[\"”]"
-# [M3 12:04 Anna] "words"  or  [M3 12:04 Anna]: "words"  or  "words" [M3 12:04 Anna]
-CITATION = re.compile(rf"{_LABEL}\s*[:,-]?\s*{_QUOTE}|{_QUOTE}\s*[,(]?\s*{_LABEL}\)?")
+# [M3 12:04 Anna] "words"  or  [M3 12:04 Anna]: "words"  or  "words" [M3 12:04 Anna]  or  "words" alone
+CITATION = re.compile(rf"{_LABEL}\s*[:,-]?\s*{_QUOTE}|{_QUOTE}\s*[,(]?\s*{_LABEL}\)?|{_QUOTE}")
 BARE_LABEL = re.compile(_LABEL)
 _WORD = re.compile(r"[\w']+")
 MIN_FUZZY_WORDS = 4
+MIN_BARE_WORDS = 4  # a quote without a label, shorter than this, is a phrase (a name, a title): left as it is
 FUZZY_SHARE = 0.8  # of the quote's words found in order in one line (or two consecutive lines)
 
 
@@ -106,10 +107,13 @@ def check(answer: str, meetings: list[Meeting]) -> Checked:
     pieces: list[str] = []
     last = 0
     for match in CITATION.finditer(answer):
-        cited = match.group(1) or match.group(5)
-        quote = match.group(3) or match.group(4)
+        cited = match.group(1) or match.group(5) or ""
+        quote = match.group(3) or match.group(4) or match.group(7)
         pieces.append(answer[last:match.start()])
         last = match.end()
+        if not cited and len(words(quote)) < MIN_BARE_WORDS:
+            pieces.append(match.group())
+            continue
         source = _find(quote, by_label.get(cited.upper()), len(meetings), index_of)
         if source is None:
             result.rejected.append(quote.strip())
