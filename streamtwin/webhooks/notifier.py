@@ -2,8 +2,8 @@
 
 It follows the twin (:class:`~streamtwin.twin.mirror.TwinMirror`) and writes the meeting notes with the same
 :class:`~streamtwin.outputs.notes.MarkdownOutput` as ``run --format md``; on ``session.ended`` the notes and
-the final twin are one ``ended`` delivery, and with ``--webhook-events twin`` every ``twin.state`` and
-``twin.patch`` is one ``twin`` delivery.  Inline and cheap: it builds a body and queues it.
+the final twin are one ``ended`` delivery, and with ``--webhook-events twin`` every ``twin.state`` or
+``twin.patch`` that changes what the twin says is one ``twin`` delivery.  Inline and cheap: it builds a body and queues it.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ class WebhookNotifier:
         self._notes_text = io.StringIO()
         self._notes = MarkdownOutput(self._notes_text)
         self._twin = TwinMirror()
+        self._posted: dict[str, Any] = {}  # the twin as last posted (nothing yet: the empty twin)
 
     def __call__(self, event: Event) -> None:
         self._notes(event)
         if isinstance(event, (TwinState, TwinPatch)):
-            before = self._twin.version
             self._twin.apply(event)
-            if "twin" in self._sender.events and self._twin.version != before:
+            if "twin" in self._sender.events and self._changed():
                 patch: list[dict[str, Any]] = event.patch if isinstance(event, TwinPatch) else []
                 delivery_id, created = self._sender.new_id()
                 body = twin_body(delivery_id, created, event.session, self._twin.version, self._twin.state, patch)
@@ -41,3 +41,12 @@ class WebhookNotifier:
                 delivery_id, created, event.session, self._notes_text.getvalue(), self._twin.state, event.stats
             )
             self._sender.submit("ended", delivery_id, body)
+
+    def _changed(self) -> bool:
+        """Whether the twin now says something it did not when last posted (an empty twin says nothing: the
+        session's first, blank ``twin.state`` is not a change)."""
+        state = {key: value for key, value in (self._twin.state or {}).items() if value not in (None, "", [], {})}
+        if state == self._posted:
+            return False
+        self._posted = state
+        return True
