@@ -222,12 +222,14 @@ def test_cli_formats(capfd: pytest.CaptureFixture[str], monkeypatch: pytest.Monk
         text = run_main(capfd, "ask", "When is the launch?", str(recordings), *env)
         md = run_main(capfd, "ask", "When is the launch?", str(recordings), *env, "--format", "md")
         js = run_main(capfd, "ask", "When is the launch?", str(recordings), *env, "--format", "json")
+        small = run_main(capfd, "ask", "When?", str(recordings), *env, "--format", "json", "--context-tokens", "3000")
     assert text.returncode == md.returncode == js.returncode == 0, text.stderr
     assert '[1] 05_falcon_week03 00:09 Sam: "We agreed to launch Falcon on the fourteenth of October"' in text.stdout
     assert "made up" not in text.stdout and "1 unsupported quote(s) left out" in text.stdout
     assert md.stdout.startswith("## When is the launch?") and "### Sources" in md.stdout
     body = json.loads(js.stdout)
     assert body["rejected_quotes"] == ["made up words here"] and len(body["sources"]) == 2
+    assert body["mode"] == "whole" and json.loads(small.stdout)["mode"] == "map-reduce"
 
 
 def test_bad_input_is_one_line_and_status_1(capfd: pytest.CaptureFixture[str], tmp_path: Path,

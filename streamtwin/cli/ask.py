@@ -43,6 +43,11 @@ def add_ask_parser(
         "--max-tokens", dest="llm_max_tokens", type=int, default=None, metavar="N",
         help="longest answer (and each chunk's notes), in tokens (default: 512)",
     )
+    ask.add_argument(
+        "--context-tokens", dest="llm_context_tokens", type=int, default=None, metavar="N",
+        help="the model's window: meetings that fit go whole into one prompt, else map-reduce (default: the "
+        "backend's: 24000 groq, 4096 openai, 3328 local; env STREAMTWIN_LLM_CONTEXT_TOKENS)",
+    )
     add_llm_flags(ask)
 
 
