@@ -37,6 +37,7 @@ class Catalog:
         self._recordings = {meeting.name: meeting for meeting in recordings}
         self.store = store
         self._live: dict[str, int] = {}  # live session -> the last seq seen by watch()
+        self._ended: dict[str, Meeting] = {}  # sessions read after they ended, until their log expires
 
     @property
     def live(self) -> list[str]:
@@ -62,10 +63,22 @@ class Catalog:
             raise LibraryError(f"no meeting {name!r}: list_sessions names them") from None
 
     async def meetings(self, name: str = "") -> list[Meeting]:
-        """One meeting, or (``name`` empty) every one, oldest first."""
+        """One meeting, or (``name`` empty) every one, oldest first.  A session that has ended does not change
+        any more: it is read from the log once."""
         if name:
             return [await self.meeting(name)]
-        return [await self.meeting(entry.id) for entry in await self.entries()]
+        found = []
+        entries = await self.entries()
+        listed = {entry.id for entry in entries}
+        self._ended = {session: meeting for session, meeting in self._ended.items() if session in listed}
+        for entry in entries:
+            meeting = self._ended.get(entry.id)
+            if meeting is None:
+                meeting = await self.meeting(entry.id)
+                if entry.kind == "session" and entry.state != LIVE:
+                    self._ended[entry.id] = meeting
+            found.append(meeting)
+        return found
 
     async def _records(self) -> list[SessionRecord]:
         assert self.store is not None
