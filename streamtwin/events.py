@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import orjson
+
 SCHEMA_VERSION = 1
 MAX_DEPTH = 32  # JSON nesting of an event: a twin patch's value is the deepest, at about 6
 
@@ -93,7 +95,7 @@ def from_json(line: str) -> Event:
     ``MAX_DEPTH`` (a recording or a log entry is read from outside: a line nested 5,000 deep must not end
     a replay with a ``RecursionError``)."""
     try:
-        data = json.loads(line)
+        data = _loads(line)
         # Nesting is at most the number of opening brackets: most lines (a final of up to ~30 words) are
         # cleared by counting them, without walking what was parsed.
         too_deep = line.count("[") + line.count("{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH)
@@ -104,6 +106,15 @@ def from_json(line: str) -> Event:
     if too_deep:
         raise EventSchemaError(f"JSON nested deeper than {MAX_DEPTH} levels")
     return from_dict(data)
+
+
+def _loads(line: str) -> Any:
+    """``json.loads``, through orjson first (3-4x faster: reading a past meeting is mostly this).  What orjson
+    refuses and Python's json takes (NaN, integers past 64 bits, nesting past 1,024) is read by the latter."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
