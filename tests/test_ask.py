@@ -19,7 +19,7 @@ from streamtwin.config import Config
 from streamtwin.llm.groq_backend import GroqBackend
 from streamtwin.events import SessionStarted, TranscriptFinal, TranscriptRevised, TwinState, encode
 from streamtwin.meetings.layout import MAX_QUESTION_CHARS, check_question, estimate_tokens, lay_out, render
-from streamtwin.meetings.quotes import check
+from streamtwin.meetings.quotes import check, relabelled
 from streamtwin.meetings.transcript import Line, Meeting, MeetingFold, wanted
 from tests.cli import assert_one_line_error, run_main
 from tests.fakes.openai_server import FakeLLMServer, Reply
@@ -140,6 +140,13 @@ def test_a_quote_without_a_label_is_checked_too_and_a_short_phrase_left_alone() 
     assert got.rejected == ["we will cancel the whole project"]
 
 
+def test_a_chunks_notes_reach_the_reduce_call_checked() -> None:
+    note = ('- Launch set: [M1 0:00 Bob] "we agreed to launch falcon on the fourteenth of October"\n'
+            '- Sam said [M2 00:14 Sam] "we cancel everything tomorrow morning"')
+    assert relabelled(note, MEETINGS) == (
+        '- Launch set: [M1 00:09 Sam] "We agreed to launch Falcon on the fourteenth of October"\n- Sam said')
+
+
 def test_a_near_quote_is_accepted_only_in_the_meeting_cited() -> None:
     near = '[M2 00:14 Sam] "the Falcon launch moved to the 4th of November because the payment provider is late"'
     got = check(near, MEETINGS)
@@ -184,7 +191,8 @@ async def test_the_reduce_call_gets_each_chunks_notes(recordings: Path) -> None:
         server.script(Reply(note), *[Reply("NONE")] * 40)
         answer = await streamtwin.ask("When?", recordings, llm="groq", groq_api_key="fake", groq_base_url=server.url,
                                       llm_context_tokens=3000, answer_tokens=200)
-    assert len(server.requests) > 2 and note in server.requests[-1].body["messages"][1]["content"]
+    checked = note.rstrip('."') + '"'  # as the transcript's words cover the quote
+    assert len(server.requests) > 2 and checked in server.requests[-1].body["messages"][1]["content"]
     assert answer.text == "NONE"  # the reduce call's own answer, as the fake gave it
 
 
@@ -210,7 +218,7 @@ async def test_several_questions_read_each_chunk_once_in_a_row(recordings: Path)
         first, second = prompts[at], prompts[at + 1]
         assert first.endswith("Question: When is the launch?") and second.endswith("Question: Who owns Acme?")
         assert first.rsplit("Question:", 1)[0] == second.rsplit("Question:", 1)[0]
-    assert note in prompts[-2] and "no meeting bears" in prompts[-1]
+    assert note.rstrip('."') + '"' in prompts[-2] and "no meeting bears" in prompts[-1]
 
 
 def test_cli_formats(capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, recordings: Path) -> None:

@@ -25,7 +25,7 @@ from streamtwin.meetings.library import load_meetings
 from streamtwin.meetings.layout import (
     check_question, found_nothing, lay_out, map_messages, reduce_messages, whole_messages,
 )
-from streamtwin.meetings.quotes import Source, check
+from streamtwin.meetings.quotes import Source, check, relabelled
 from streamtwin.meetings.transcript import Meeting
 
 DEFAULT_ANSWER_TOKENS = 512
@@ -85,7 +85,9 @@ async def answer_questions(
             call(map_messages(chunk, question), note_tokens) for chunk in layout.chunks for question in questions
         ))
         asked = len(questions)
-        found = [[note for note in notes[at::asked] if not found_nothing(note)] for at in range(asked)]
+        # Each chunk's notes checked before the reduce call reads them: an invented quote never reaches it.
+        checked = [relabelled(note, meetings) if not found_nothing(note) else "" for note in notes]
+        found = [[note for note in checked[at::asked] if note.strip()] for at in range(asked)]
         texts = await asyncio.gather(*(
             call(reduce_messages(found[at], question), answer_tokens) for at, question in enumerate(questions)
         ))

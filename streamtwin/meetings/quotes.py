@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from streamtwin.meetings.layout import label
+from streamtwin.meetings.layout import label, stamp
 from streamtwin.meetings.transcript import Meeting
 
 _LABEL = r"\[\s*(M\d+)\b([^\]\n]{0,80})\]"
@@ -168,3 +168,20 @@ def _cut(text: str, quote: list[str]) -> str:
         if lowered[at:at + len(quote)] == quote:
             return text[spans[at][0]:spans[at + len(quote) - 1][1]]
     return text
+
+
+_NUMBERED = re.compile(r'"([^"\n]*)" \[(\d+)\]')
+
+
+def relabelled(note: str, meetings: list[Meeting]) -> str:
+    """A chunk's notes for the reduce call, checked: each quote found replaced by the transcript's words under
+    its meeting's label, time and speaker, one found nowhere taken out (the reduce never sees it)."""
+    checked = check(note, meetings)
+    position = {(m.name, m.session, m.source): at for at, m in enumerate(meetings)}
+
+    def cite(match: re.Match[str]) -> str:
+        source = checked.sources[int(match.group(2)) - 1]
+        at = position[(source.meeting, source.session, source.recording)]
+        return f'[{label(at)} {stamp(source.start)} {source.speaker or "unknown"}] "{source.quote}"'
+
+    return _NUMBERED.sub(cite, checked.text)
