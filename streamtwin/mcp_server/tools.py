@@ -16,7 +16,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChanged, ResourceUpdated
-from mcp_types import Resource as MCPResource
+from mcp.types import Resource as MCPResource
 
 from streamtwin.llm.backend import Backend, LLMError
 from streamtwin.mcp_server.catalog import Catalog

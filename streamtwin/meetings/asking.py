@@ -29,7 +29,7 @@ from streamtwin.meetings.quotes import Source, check, relabelled
 from streamtwin.meetings.transcript import Meeting
 
 DEFAULT_ANSWER_TOKENS = 512
-NOTE_TOKENS = 256  # a chunk's notes for the reduce call: the facts that bear on the question, with quotes
+NOTE_TOKENS = 192  # a chunk's notes for the reduce call: the facts that bear on the question, with quotes
 
 
 @dataclass
