@@ -89,7 +89,7 @@ async def _mcp(config: Config, recordings: list[str], http: bool) -> int:
         store = await open_store(config) if config.redis else None
     except (LibraryError, StoreError) as exc:
         return _fail(str(exc))
-    server = build_mcp(Catalog(meetings, store), backend, answer_tokens=config.llm_max_tokens)
+    server = build_mcp(Catalog(meetings, store), backend)
     try:
         if http:
             await _serve_http(server, config)

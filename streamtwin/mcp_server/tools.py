@@ -21,7 +21,7 @@ from mcp.types import Resource as MCPResource
 from streamtwin.llm.backend import Backend, LLMError
 from streamtwin.mcp_server.catalog import Catalog
 from streamtwin.meetings.asking import answer_question
-from streamtwin.meetings.layout import stamp
+from streamtwin.meetings.layout import check_question, stamp
 from streamtwin.meetings.library import LibraryError
 from streamtwin.outputs.notes import render_notes
 
@@ -94,8 +94,9 @@ def build_mcp(catalog: Catalog, backend: Backend | None, *, answer_tokens: int =
         answer's quotes are checked against the transcripts and listed as sources (meeting, time, speaker)."""
         if backend is None:
             raise ToolError("this MCP server has no language model (started with --llm none)")
-        meetings = await _guard(catalog.meetings(session))
         try:
+            question = check_question(question)  # before any meeting is read
+            meetings = await _guard(catalog.meetings(session))
             answer = await answer_question(question, meetings, backend, answer_tokens=answer_tokens)
         except ValueError as exc:
             raise ToolError(str(exc)) from None
