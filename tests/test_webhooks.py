@@ -4,7 +4,7 @@ while, the notes and twin a session ends with, ``/metrics``, and the flags' bad 
 from __future__ import annotations
 
 import asyncio
-import json
+import io
 from pathlib import Path
 
 import pytest
@@ -12,7 +12,8 @@ from prometheus_client import CollectorRegistry, generate_latest
 
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
-from streamtwin.events import SessionEnded, TranscriptFinal, TwinPatch, TwinState
+from streamtwin.events import SessionEnded, TranscriptFinal, TwinPatch, TwinState, from_json
+from streamtwin.outputs.notes import MarkdownOutput
 from streamtwin.webhooks.notifier import WebhookNotifier
 from streamtwin.webhooks.payloads import verify
 from streamtwin.webhooks.sender import WebhookCollector, WebhookSender, WebhookSettings
@@ -175,30 +176,11 @@ def test_run_posts_the_notes_when_the_source_ends(capfd: pytest.CaptureFixture[s
     assert len(receiver.received) == 1
     body = receiver.received[0]
     assert verify("k", body.body, body.headers["x-streamtwin-signature"])
-    finals = [json.loads(line) for line in ran.stdout.splitlines() if '"transcript.final"' in line]
-    notes = body.json()["notes_markdown"]
-    assert finals and notes.startswith("# Meeting notes")
-    for final in finals:  # nothing transcribed is missing from the notes
-        for word in final["text"].split():
-            assert word.strip(".,?!") in notes
-
-
-async def test_serve_posts_the_notes_of_each_session_it_ends(make_server) -> None:
-    """``serve --webhook``: the factory's sessions feed the sender; shutting down ends them, and the notes go."""
-    from streamtwin.cli.hooks import with_webhooks
-    from streamtwin.service.server import make_session_factory
-
-    async with WebhookReceiver() as receiver:
-        sender = WebhookSender(quick([receiver.url]))
-        sender.start()
-        server = await make_server(with_webhooks(make_session_factory(), sender), vision=False, asr_model="tiny.en")
-        live = server.open_session("test")
-        await live.session.start()
-        live.session.bus.emit(TranscriptFinal(text="Ship it on Monday.", start=0.5, end=1.5, utterance=1,
-                                              utterance_end=True))
-        await server.close()
-        (got,) = await receiver.wait_for(1)
-        await sender.aclose()
-    body = got.json()
-    assert body["event"] == "ended" and body["session"] == live.id
-    assert "Ship it on Monday." in body["notes_markdown"]
+    events = [from_json(line) for line in ran.stdout.splitlines()]
+    notes = io.StringIO()
+    written = MarkdownOutput(notes)  # what run --format md writes for the same events
+    for event in events:
+        written(event)
+    posted = body.json()
+    assert any(isinstance(e, TranscriptFinal) for e in events) and posted["notes_markdown"] == notes.getvalue()
+    assert posted["session"] == events[0].session and posted["event"] == "ended"
