@@ -19,6 +19,7 @@ _EXPORTS = {
     "stream": "api",
     "PushSession": "api",
     "AskRefused": "assistant.typed",
+    "ask": "meetings.asking",
     "Event": "events",
     "SessionStarted": "events",
     "SessionEnded": "events",
@@ -40,6 +41,7 @@ __all__ = sorted(_EXPORTS)
 if TYPE_CHECKING:
     from streamtwin.api import PushSession, stream
     from streamtwin.assistant.typed import AskRefused
+    from streamtwin.meetings.asking import ask
     from streamtwin.events import (
         AssistantDelta,
         AssistantDone,

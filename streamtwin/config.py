@@ -133,6 +133,14 @@ class Config:
     replay_max_gap_s: float = 10.0  # replay, serve --replay: a longer pause between two events is cut to this
     log_level: str = "WARNING"
 
+    # --- webhooks (streamtwin/webhooks/): run and serve post a session's notes when it ends -------------
+    webhook: list[str] = field(default_factory=list)  # receiver URLs, http(s)
+    webhook_events: list[str] = field(default_factory=lambda: ["ended"])  # ended | twin (each twin change)
+    webhook_secret: str = ""  # HMAC-SHA256 key: X-Streamtwin-Signature: sha256=HEX over the body
+    webhook_max_queue: int = 1000  # deliveries waiting per receiver; past it the oldest is dropped
+    webhook_max_age_s: float = 600.0  # a delivery is retried at least this long before it is given up
+    webhook_drain_s: float = 30.0  # run, and serve at shutdown: time left to deliver what still waits
+
     @classmethod
     def from_sources(
         cls, flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None

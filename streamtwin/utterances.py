@@ -13,11 +13,11 @@ Plain class: no I/O, no clock; times are media seconds passed in.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from streamtwin.events import TranscriptFinal
+    from streamtwin.events import TranscriptFinal, TranscriptRevised
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,35 @@ class UtteranceGrouper:
         assert self._open is not None
         utterance, self._open = self._open.close(), None
         return utterance
+
+
+class Paragraphs:
+    """What was said, an utterance a paragraph, each with its second reading (``transcript.revised``) in place
+    of what was committed: the transcript a person reads afterwards (the notes, a past meeting asked about)."""
+
+    def __init__(self) -> None:
+        self._grouper = UtteranceGrouper()
+        self.items: list[Utterance] = []
+        self._numbered: dict[int, int] = {}  # the producer's utterance number -> its paragraph (for its revision)
+
+    def final(self, event: TranscriptFinal) -> None:
+        done = self._grouper.add(
+            event.text, event.start, event.end, event.utterance, event.utterance_end,
+            event.speaker_name or event.speaker,
+        )
+        self.items += done
+        if event.utterance_end and done:
+            self._numbered[event.utterance] = len(self.items) - 1
+
+    def revised(self, event: TranscriptRevised) -> None:
+        if event.utterance in self._numbered:
+            index = self._numbered.pop(event.utterance)
+            self.items[index] = replace(self.items[index], text=event.text)
+
+    def flush(self) -> list[Utterance]:
+        """Every paragraph, the one still open included (the session ended, or is read as it is now)."""
+        self.items += self._grouper.flush()
+        return self.items
 
 
 T = TypeVar("T")

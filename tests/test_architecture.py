@@ -29,6 +29,9 @@ PURE = {
     "streamtwin.eventlog.resume",
     "streamtwin.eventlog.snapshot",
     "streamtwin.llm.routing",
+    "streamtwin.meetings.layout",
+    "streamtwin.meetings.quotes",
+    "streamtwin.meetings.transcript",
     "streamtwin.media.jitter",
     "streamtwin.media.mediatime",
     "streamtwin.media.redact",
@@ -64,6 +67,8 @@ PURE = {
     "streamtwin.twin.vote",
     "streamtwin.vision.frames",
     "streamtwin.vision.images",
+    "streamtwin.webhooks.delivery",
+    "streamtwin.webhooks.payloads",
 }
 IMPURE = {
     "asyncio", "time", "threading", "concurrent", "socket", "subprocess", "selectors", "signal",

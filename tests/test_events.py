@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 
 import pytest
 
@@ -74,3 +75,12 @@ def test_malformed_events_are_refused(bad, message):
     if bad.startswith("{\"v\""):
         with pytest.raises(EventSchemaError):
             from_dict(json.loads(bad))
+
+
+def test_what_only_pythons_json_reads_still_parses() -> None:
+    """Lines are parsed with orjson first; what it refuses and json.dumps may have written (NaN, an integer past
+    64 bits) is read as before, and nesting past orjson's own limit is still refused as too deep."""
+    ended = from_json('{"v":1,"type":"session.ended","stats":{"rtf":NaN,"frames":123456789012345678901234567890}}')
+    assert math.isnan(ended.stats["rtf"]) and ended.stats["frames"] == 123456789012345678901234567890
+    with pytest.raises(EventSchemaError, match="deeper"):
+        from_json("[" * 2000 + "]" * 2000)

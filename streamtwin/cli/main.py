@@ -9,8 +9,10 @@ import os
 import signal
 import sys
 from contextlib import ExitStack
-from typing import Sequence
+from typing import Any, Sequence
 
+from streamtwin.cli.hooks import add_webhook_flags, subscribe_webhooks, with_webhooks_of
+from streamtwin.cli.subcommands import add_parsers, run_subcommand
 from streamtwin.config import Config
 from streamtwin.events import Error
 from streamtwin.outputs.formats import OUTPUT_FORMATS, make_output, output_format
@@ -79,10 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_speech_flags(run)
     _add_llm_flags(run)
+    add_webhook_flags(run, _csv)
 
     from streamtwin.cli.replay import add_replay_parser, non_negative_number
 
     add_replay_parser(commands)
+    add_parsers(commands, _add_llm_flags, _csv)
 
     serve = commands.add_parser(
         "serve",
@@ -163,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_speech_flags(serve)
     _add_llm_flags(serve)
+    add_webhook_flags(serve, _csv)
 
     stream = commands.add_parser(
         "stream",
@@ -305,6 +310,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(str(exc))
     if args.command == "run":
         return _run_command(config, args)
+    code = run_subcommand(args.command, config, args)
+    if code is not None:
+        return code
     if args.command == "replay":
         from streamtwin.cli.replay import replay_command
 
@@ -331,7 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_command(config: Config, args: argparse.Namespace) -> int:
     try:
-        code = asyncio.run(_run(config, args.source))
+        code = asyncio.run(with_webhooks_of(config, lambda webhooks: _run(config, args.source, webhooks)))
     except KeyboardInterrupt:
         return 130
     if code > 128:
@@ -354,7 +362,7 @@ def _exit_at_once(code: int) -> None:
     os._exit(code)
 
 
-async def _run(config: Config, source: str) -> int:
+async def _run(config: Config, source: str, webhooks: Any) -> int:
     from streamtwin.api import build_session, close_backend
     from streamtwin.speech.asr_models import ModelLoadError
     from streamtwin.media.ingest import IngestError, MediaReader, is_live_spec
@@ -384,6 +392,7 @@ async def _run(config: Config, source: str) -> int:
                 return _fail(f"cannot write {config.record}: {exc.strerror or exc}")
             session.bus.subscribe(make_output("jsonl", record, sys.stderr, live=False))
         session.bus.subscribe(make_output(fmt, out, sys.stderr, live=terminal and out is sys.stdout))
+        subscribe_webhooks(session.bus, webhooks)
         # Writing to a file, a person at the terminal still sees the transcript come in.
         text_view = fmt == "text" or bool(config.out and terminal)
         if config.out and terminal:

@@ -13,12 +13,14 @@ import signal
 import sys
 from typing import Any
 
+from streamtwin.cli.hooks import start_webhooks, stop_webhooks, with_webhooks
 from streamtwin.config import Config
 from streamtwin.eventlog.open import StoreError
 from streamtwin.service.access import new_secret, token_digest
 from streamtwin.media.redact import redact
 from streamtwin.eventlog.recording import ReplayError, check_source, replay_to_log
 from streamtwin.service.server import ConfigError, Server, make_session_factory
+from streamtwin.webhooks.sender import WebhookCollector
 
 
 async def serve(config: Config) -> int:
@@ -27,19 +29,28 @@ async def serve(config: Config) -> int:
     from streamtwin.llm.factory import make_backend
 
     # What is wrong with the command line fails in a second, before anything slow.
+    webhooks = None
     try:
         backend = make_backend(config)  # cheap: a local model loads in start()
-        server = Server(config, session_factory=make_session_factory(backend))  # refuses an unsafe bind
+        webhooks = start_webhooks(config)
+        factory = with_webhooks(make_session_factory(backend), webhooks)
+        server = Server(config, session_factory=factory)  # refuses an unsafe bind
     except ConfigError as exc:
         sys.stderr.write(f"streamtwin: error: {exc}\n")
+        await stop_webhooks(webhooks, 0)
         return 2
     except (LLMError, ValueError) as exc:
         sys.stderr.write(f"streamtwin: error: {exc}\n")
+        await stop_webhooks(webhooks, 0)
         return 1
+    if webhooks is not None:
+        server.metrics.registry.register(WebhookCollector(webhooks))
     try:
         return await _serve(config, server, backend)
     finally:
         await server.close()  # a second close, after a clean shutdown, does nothing
+        # The notes of the sessions that shutdown ended, to receivers that are up.
+        await stop_webhooks(webhooks, config.webhook_drain_s)
         if backend is not None:
             await backend.aclose()
 

@@ -267,9 +267,12 @@ class MemoryStore(EventStore):
         return replace(log.record, heartbeat=self._heartbeats.get(log.record.node, 0.0))
 
     async def live_sessions(self) -> list[SessionRecord]:
+        return [record for record in await self.sessions() if record.state == LIVE]
+
+    async def sessions(self) -> list[SessionRecord]:
         self._expire()
         records = [await self.record(session) for session, log in self._logs.items() if log.record is not None]
-        return [record for record in records if record is not None and record.state == LIVE]
+        return [record for record in records if record is not None]
 
     async def end(self, session: str, state: str = ENDED) -> None:
         log = self._log(session, create=True)

@@ -282,6 +282,14 @@ class RedisStore(EventStore):
         records = [await self.record(session) for session in sessions]
         return [record for record in records if record is not None and record.state == LIVE]
 
+    async def sessions(self) -> list[SessionRecord]:
+        pattern = self._key("*", "info")
+        with self._reachable():
+            keys = [key async for key in self._redis.scan_iter(match=pattern, count=1000)]
+        ids = sorted({key.decode().split("{", 1)[1].rsplit("}", 1)[0] for key in keys})
+        records = [await self.record(session) for session in ids]
+        return [record for record in records if record is not None]
+
     async def end(self, session: str, state: str = ENDED) -> None:
         expire_ms = max(1, int(self.settings.expire_s * 1000))
         info = self._key(session, "info")

@@ -136,6 +136,11 @@ class EventStore(abc.ABC):
         """Every session whose state is live, on any node."""
 
     @abc.abstractmethod
+    async def sessions(self) -> list[SessionRecord]:
+        """Every session in the directory, live, ended or lost, until its record expires (``streamtwin ask``
+        and the MCP server read them all)."""
+
+    @abc.abstractmethod
     async def end(self, session: str, state: str = ENDED) -> None:
         """The session is over (``session.ended`` appended): no more appends; its log and record expire
         ``expire_s`` from now."""

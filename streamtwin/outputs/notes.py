@@ -1,9 +1,9 @@
 """Meeting notes in Markdown: the final digital twin as notes, then the transcript, a paragraph per utterance.
 
-A bus subscriber that follows the twin (``twin.state`` then ``twin.patch``es) and
-groups finals into utterances with the same
-:class:`~streamtwin.utterances.UtteranceGrouper` the terminal view uses;
-it writes the document once, when the session ends, because the notes are only
+A bus subscriber that folds the session as a past meeting is read
+(:class:`~streamtwin.meetings.transcript.MeetingFold`: finals grouped into utterances with the
+:class:`~streamtwin.utterances.UtteranceGrouper` the terminal view uses, each with its revision, and the twin
+as a viewer sees it); it writes the document once, when the session ends, because the notes are only
 final then.  ``streamtwin/web/exports.js`` renders the same document in the page (a test
 holds the two to the same output).
 """
@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import replace
 from typing import Any, TextIO
 
-from streamtwin.events import Event, SessionEnded, TranscriptFinal, TranscriptRevised, TwinPatch, TwinState
+from streamtwin.events import Event, SessionEnded
+from streamtwin.meetings.transcript import Line, MeetingFold
 from streamtwin.outputs.text import clock
-from streamtwin.twin.mirror import TwinMirror
-from streamtwin.utterances import Utterance, UtteranceGrouper
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +56,7 @@ def _notes_sections(twin: dict[str, Any]) -> list[tuple[str, list[str]]]:
     ]
 
 
-def render_notes(paragraphs: list[Utterance], twin: dict[str, Any] | None) -> str:
+def render_notes(paragraphs: list[Line], twin: dict[str, Any] | None) -> str:
     """The document: the twin's non-empty sections (none without a twin), then the transcript."""
     blocks = ["# Meeting notes"]
     for title, lines in _notes_sections(twin or {}):
@@ -78,26 +76,11 @@ class MarkdownOutput:
 
     def __init__(self, out: TextIO):
         self._out = out
-        self._grouper = UtteranceGrouper()
-        self._paragraphs: list[Utterance] = []
-        self._numbered: dict[int, int] = {}  # an utterance's number -> its paragraph (for its revision)
-        self._twin = TwinMirror()
+        self._meeting = MeetingFold("", "")
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, TranscriptFinal):
-            done = self._grouper.add(
-                event.text, event.start, event.end, event.utterance, event.utterance_end,
-                event.speaker_name or event.speaker,
-            )
-            self._paragraphs += done
-            if event.utterance_end and done:
-                self._numbered[event.utterance] = len(self._paragraphs) - 1
-        elif isinstance(event, TranscriptRevised) and event.utterance in self._numbered:
-            index = self._numbered.pop(event.utterance)
-            self._paragraphs[index] = replace(self._paragraphs[index], text=event.text)
-        elif isinstance(event, (TwinState, TwinPatch)):
-            self._twin.apply(event)
-        elif isinstance(event, SessionEnded):
-            self._paragraphs += self._grouper.flush()
-            self._out.write(render_notes(self._paragraphs, self._twin.state))
+        self._meeting.add(event)
+        if isinstance(event, SessionEnded):
+            meeting = self._meeting.meeting()
+            self._out.write(render_notes(meeting.lines, meeting.twin))
             self._out.flush()

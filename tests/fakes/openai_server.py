@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import itertools
 import json
 import re
-import threading
 import time
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any
+
+from tests.fakes.loopback import LoopbackServer, read_request
 
 GROQ_PATH = "/openai/v1/chat/completions"
 OPENAI_PATH = "/v1/chat/completions"
@@ -94,8 +93,10 @@ def split_words(text: str) -> list[str]:
     return re.findall(r"\s*\S+\s*", text) or [text]
 
 
-class FakeLLMServer:
+class FakeLLMServer(LoopbackServer):
     """Loopback server; ``async with FakeLLMServer() as server: server.url`` or start()/stop()."""
+
+    thread_name = "fake-llm-server"
 
     def __init__(
         self,
@@ -111,9 +112,7 @@ class FakeLLMServer:
         self.requests: list[RecordedRequest] = []
         self.aborted_streams = 0  # streams the client closed before the server finished
         self._aborted = asyncio.Condition()
-        self._host, self._port = host, port
-        self._server: asyncio.Server | None = None
-        self._handlers: set[asyncio.Task[None]] = set()
+        super().__init__(host, port)
         self._ids = itertools.count(1)
 
     # --- lifecycle -----------------------------------------------------------
@@ -124,41 +123,6 @@ class FakeLLMServer:
         assert self._server is not None, "server not started"
         host, port = self._server.sockets[0].getsockname()[:2]
         return f"http://{host}:{port}"
-
-    async def start(self) -> Self:
-        self._server = await asyncio.start_server(self._handle, self._host, self._port)
-        return self
-
-    async def stop(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            # Python 3.11's wait_closed() does not wait for (or end) running handlers.
-            for task in list(self._handlers):
-                task.cancel()
-            await asyncio.gather(*self._handlers, return_exceptions=True)
-            await self._server.wait_closed()
-            self._server = None
-
-    async def __aenter__(self) -> Self:
-        return await self.start()
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.stop()
-
-    @contextlib.contextmanager
-    def in_a_thread(self) -> Iterator[Self]:
-        """Serve from an event loop of its own, in a thread: for a test whose thread runs the CLI's ``asyncio.run``."""
-        loop = asyncio.new_event_loop()
-        thread = threading.Thread(target=loop.run_forever, name="fake-llm-server", daemon=True)
-        thread.start()
-        try:
-            asyncio.run_coroutine_threadsafe(self.start(), loop).result(10)
-            yield self
-        finally:
-            asyncio.run_coroutine_threadsafe(self.stop(), loop).result(10)
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join(10)
-            loop.close()
 
     # --- scripting -----------------------------------------------------------
 
@@ -174,29 +138,12 @@ class FakeLLMServer:
     # --- HTTP ----------------------------------------------------------------
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        try:
-            request = await self._read_request(reader)
-            if request is not None:
-                await self._respond(request, reader, writer)
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
-        finally:
-            writer.close()
-            self._handlers.discard(task)
+        request = await self._read_request(reader)
+        if request is not None:
+            await self._respond(request, reader, writer)
 
     async def _read_request(self, reader: asyncio.StreamReader) -> RecordedRequest | None:
-        head = await reader.readuntil(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        _method, path, _version = lines[0].split(" ", 2)
-        headers = {}
-        for line in lines[1:]:
-            if ":" in line:
-                name, _, value = line.partition(":")
-                headers[name.strip().lower()] = value.strip()
-        raw = await reader.readexactly(int(headers.get("content-length", "0")))
+        path, headers, raw = await read_request(reader)
         try:
             body = json.loads(raw) if raw else {}
         except ValueError:
