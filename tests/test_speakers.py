@@ -273,6 +273,25 @@ async def test_labels_found_to_be_one_voice_merge_by_an_event():
     assert type(emitted[-1]) is SpeakerTurns  # after the final that brought the evidence
 
 
+async def test_a_rename_names_a_known_label_once_and_refuses_the_rest():
+    emitted = []
+    stage = SpeakerStage(Config(), emitted.append, inline, encoder=ToneEncoder)
+    with pytest.raises(ValueError, match="no voice is labelled S1"):
+        stage.rename("S1", "Alice")
+    stage.push(np.concatenate([np.full(48000, 0.1, np.float32), np.full(48000, 0.2, np.float32)]))
+    stage.relay(final("Hello there.", 0.0, 2.9, 1, last=True))
+    stage.relay(final("Hi.", 3.0, 5.9, 2, last=True))
+    await stage.drain()
+    stage.rename("S1", "Alice")
+    stage.rename("S1", "Alice")  # already so: nothing more is sent
+    named = [e for e in emitted if isinstance(e, SpeakerNamed)]
+    assert [(e.speaker, e.name, e.how) for e in named] == [("S1", "Alice", "viewer")]
+    with pytest.raises(ValueError, match="already names S1"):
+        stage.rename("S2", "alice")
+    with pytest.raises(ValueError, match="no voice is labelled S9"):
+        stage.rename("S9", "Bob")
+
+
 def test_old_audio_is_trimmed():
     stage = SpeakerStage(Config(), lambda e: None, inline, encoder=ToneEncoder)
     for _ in range(100):

@@ -95,18 +95,18 @@ class Naming:
     def name_of(self, label: str) -> str:
         return self.names.get(label, ("", ""))[0]
 
+    def holder(self, name: str) -> str:
+        """The label that holds ``name`` ("" if none)."""
+        return next((label for label, (n, _) in self.names.items() if n.casefold() == name.casefold()), "")
+
     def give(self, label: str, name: str, how: str, utterance: int = 0) -> NameChange | None:
-        """Name a voice unless a stronger way named it already, or another voice holds that name (a viewer
-        takes it from them: the other voice loses it)."""
+        """Name a voice unless a stronger way named it already or another voice holds that name."""
         name = " ".join(name.split())
-        held_by = next((lab for lab, (n, _) in self.names.items() if n.casefold() == name.casefold()), None)
         current, current_how = self.names.get(label, ("", ""))
         if not name or current == name or STRENGTH[how] < STRENGTH.get(current_how, 0):
             return None
-        if held_by is not None and held_by != label:
-            if how != "viewer":
-                return None
-            del self.names[held_by]
+        if self.holder(name) not in ("", label):
+            return None
         self.names[label] = (name, how)
         return NameChange(label, name, how, utterance, current)
 

@@ -152,6 +152,17 @@ class SpeakerStage:
             self._out(event)
         self._kick()
 
+    def rename(self, label: str, name: str) -> None:
+        """A viewer names a voice: ValueError for a label nobody has; nothing is sent when it already has that name."""
+        if self.clusters.speaker(label) is None:
+            known = ", ".join(s.label for s in self.clusters.speakers) or "none yet"
+            raise ValueError(f"no voice is labelled {label} (labels: {known})")
+        if self.naming.holder(name) not in ("", label):
+            raise ValueError(f"{name} already names {self.naming.holder(name)}: rename that voice first")
+        change = self.naming.give(label, name, "viewer")
+        if change is not None:
+            self._emit(self._named(change))
+
     async def drain(self) -> None:
         """Wait until every utterance is labelled and every held event emitted."""
         while not self.closed and (self._held or self._closing or self._job is not None):

@@ -58,6 +58,8 @@ function stickToBottom(container, update) {
 const gauges = new Gauges();
 const transcript = new TranscriptView({
   scroller: $('transcript'), follow: $('transcript-follow'), announcer: $('transcript-announcer'),
+  // A viewer names a voice: the server checks it and every viewer gets speaker.named (or this one an error).
+  onRename: (speaker, name) => ws?.send(JSON.stringify({ type: 'rename', speaker, name })),
 });
 let received = []; // every event of the session this page has seen: what the downloads are made of
 const twin = new TwinPanel((text) => showMessage(text, 'notice'));
@@ -181,6 +183,12 @@ function onEvent(event) {
       break;
     case 'vision.observation':
       renderObservation(event);
+      break;
+    case 'speaker.turns':
+      transcript.turns(event);
+      break;
+    case 'speaker.named':
+      transcript.named(event);
       break;
     case 'participant.joined':
       transcript.participant(event);
