@@ -29,6 +29,10 @@ async def serve(config: Config) -> int:
     # What is wrong with the command line fails in a second, before anything slow.
     try:
         backend = make_backend(config)  # cheap: a local model loads in start()
+        if config.voices:  # a bad profile folder fails now, not in the first session
+            from streamtwin.speakers.profiles import load_profiles
+
+            load_profiles(config.voices)
         server = Server(config, session_factory=make_session_factory(backend))  # refuses an unsafe bind
     except ConfigError as exc:
         sys.stderr.write(f"streamtwin: error: {exc}\n")

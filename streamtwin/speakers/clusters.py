@@ -58,6 +58,15 @@ class Segment:
 
 
 @dataclass(frozen=True)
+class Known:
+    """A voice known before anyone spoke (a profile): its label is kept for it."""
+
+    label: str
+    embedding: np.ndarray  # unit length
+    seconds: float
+
+
+@dataclass(frozen=True)
 class Relabel:
     """The words of ``utterance`` between ``start`` and ``end`` (media seconds) are now under ``label``."""
 
@@ -93,7 +102,8 @@ class SpeakerClusters:
         self.speakers: list[Speaker] = []  # the voices present now, in label order
         self.segments: list[Segment] = []
         self._opened = 0  # labels ever opened: a label is never reused
-        self._known: list[Speaker] = []  # voices known before anyone spoke (profiles): they keep their label
+        self._known: list[Known] = []
+        self._anchor_groups: dict[str, int] = {}  # known label -> its cluster in the latest clustering
 
     # --- queries ------------------------------------------------------------------------------------
 
@@ -132,10 +142,10 @@ class SpeakerClusters:
     def know(self, embedding: np.ndarray, seconds: float) -> str:
         """A voice known before the session (``--voices``): it gets a label now, kept whoever speaks first."""
         self._opened += 1
-        speaker = Speaker(f"S{self._opened}", _unit(embedding) * seconds, seconds)
-        self._known.append(speaker)
-        self.speakers.append(speaker)
-        return speaker.label
+        known = Known(f"S{self._opened}", _unit(embedding), seconds)
+        self._known.append(known)
+        self.speakers.append(Speaker(known.label, known.embedding * seconds, seconds))
+        return known.label
 
     # --- learning ------------------------------------------------------------------------------------------
 
@@ -165,8 +175,8 @@ class SpeakerClusters:
         long = [i for i, s in enumerate(window) if s.duration >= self.min_new_s]
         if not long:
             long = [max(range(len(window)), key=lambda i: window[i].duration)]  # someone must open the first voice
-        anchors = [k for k in self._known]  # known voices take part as one pseudo-segment each
-        vectors = np.stack([window[i].embedding for i in long] + [k.profile for k in anchors])
+        anchors = self._known  # known voices take part as one pseudo-segment each
+        vectors = np.stack([window[i].embedding for i in long] + [k.embedding for k in anchors])
         if len(vectors) == 1:
             groups = np.array([1])
         else:
@@ -177,13 +187,14 @@ class SpeakerClusters:
         cluster = [-1] * len(window)
         for row, i in enumerate(long):
             cluster[i] = int(groups[row])
-        self._anchor_groups = {id(k): int(groups[len(long) + j]) for j, k in enumerate(anchors)}
+        self._anchor_groups = {k.label: int(groups[len(long) + j]) for j, k in enumerate(anchors)}
         centroids = {}
         for g in set(int(x) for x in groups):
             rows = [row for row, i in enumerate(long) if int(groups[row]) == g]
             members = [window[long[row]] for row in rows]
             total = sum((m.embedding * m.duration for m in members), np.zeros_like(vectors[0]))
-            total = total + sum((k.profile for k in anchors if self._anchor_groups[id(k)] == g), np.zeros_like(total))
+            total = total + sum((k.embedding * k.seconds for k in anchors if self._anchor_groups[k.label] == g),
+                                np.zeros_like(total))
             centroids[g] = total / (np.linalg.norm(total) or 1.0)
         for i, segment in enumerate(window):
             if cluster[i] == -1:  # short: the most similar voice
@@ -198,7 +209,7 @@ class SpeakerClusters:
                 overlap[(g, segment.label)] = overlap.get((g, segment.label), 0.0) + segment.duration
         label_of: dict[int, str] = {}
         for known in self._known:
-            g = self._anchor_groups.get(id(known))
+            g = self._anchor_groups.get(known.label)
             if g is not None and g not in label_of:
                 label_of[g] = known.label
         # most speech first; a tie (to 0.1 s) goes to the older label
@@ -226,7 +237,7 @@ class SpeakerClusters:
         for label in labels:
             speaker = by_label.get(label) or Speaker(label)
             known = next((k for k in self._known if k.label == label), None)
-            speaker.total = known.profile * known.seconds if known and known.total is not None else None
+            speaker.total = known.embedding * known.seconds if known else None
             speaker.seconds = known.seconds if known else 0.0
             speakers.append(speaker)
         index = {s.label: s for s in speakers}

@@ -46,6 +46,7 @@ from streamtwin.speakers.encoder import (
     weights_path,
 )
 from streamtwin.speakers.names import NameChange, Naming
+from streamtwin.speakers.profiles import load_profiles
 from streamtwin.speakers.turns import PARTIAL_S, change_points, segments
 
 log = logging.getLogger(__name__)
@@ -109,6 +110,11 @@ class SpeakerStage:
             threshold=config.speaker_threshold, min_new_s=config.speaker_min_new_s, max_speakers=config.max_speakers
         )
         self.naming = Naming(config.participants)
+        self._unannounced: set[str] = set()  # known voices (profiles) whose name no event has said yet
+        for profile in load_profiles(config.voices) if config.voices else []:
+            label = self.clusters.know(profile.embedding, profile.seconds)
+            self.naming.give(label, profile.name, "profile")
+            self._unannounced.add(label)
         self.split_threshold = config.speaker_split_threshold
         self._spans: dict[int, tuple[float, float]] = {}  # utterance -> (first word start, last word end)
         self._audio = np.zeros(0, dtype=np.float32)
@@ -277,6 +283,9 @@ class SpeakerStage:
         if outcome.relabels:
             after.append(self._relabelled(outcome))
         after.extend(self._named(change) for change in changes)
+        for label in sorted(self._unannounced & set(outcome.labels)):  # a known voice's first words
+            self._unannounced.discard(label)
+            after.append(self._named(NameChange(label, self.naming.name_of(label), "profile", utterance.id)))
         final.speaker = outcome.labels[-1]
         final.speaker_name = self.naming.name_of(final.speaker)
         self._remember(final.utterance, final.speaker)
