@@ -76,7 +76,8 @@ def score(gold: dict[str, Any], spans: list[tuple[float, float]], labels: list[s
 
 def run(gold: dict[str, Any], wav: np.ndarray, args: argparse.Namespace) -> dict[str, Any]:
     encoder = shared_encoder()
-    clusters = SpeakerClusters(threshold=args.threshold, min_new_s=args.min_new_s)
+    clusters = SpeakerClusters(threshold=args.threshold, min_new_s=args.min_new_s, margin=args.margin,
+                               prior=args.prior)
     spans = utterances(wav)
     relabels, pieces = 0, []
     for k, (a, b) in enumerate(spans):
@@ -103,6 +104,8 @@ def main() -> None:
     parser.add_argument("--only", default="")
     parser.add_argument("--threshold", type=float, default=SpeakerClusters().threshold)
     parser.add_argument("--split-threshold", type=float, default=DEFAULT_SPLIT_THRESHOLD, help="0: never split")
+    parser.add_argument("--margin", type=float, default=SpeakerClusters().margin)
+    parser.add_argument("--prior", type=float, default=SpeakerClusters().prior)
     parser.add_argument("--min-new-s", type=float, default=SpeakerClusters().min_new_s)
     args = parser.parse_args()
     results = {}

@@ -33,7 +33,7 @@ class Config:
 
     # --- speakers (one shared microphone, several voices) ----------------------
     speakers: str = "auto"  # voice (label finals by voice) | off | auto: voice when resemblyzer is installed
-    speaker_threshold: float = 0.78  # voices whose mean cosine similarity is below this are different people
+    speaker_threshold: float = 0.65  # voices whose mean cosine similarity is below this are never one person
     speaker_split_threshold: float = 0.7  # an utterance splits where its two sides' similarity falls below this
     speaker_min_new_s: float = 2.0  # shorter utterances never open a speaker (their embedding is noisy)
     max_speakers: int = 8

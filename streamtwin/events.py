@@ -257,7 +257,8 @@ class SpeakerNamed(Event):
     """A voice label takes a name (or a new one): ``how`` is ``introduced`` ("I'm Tom"), ``addressed`` ("Thanks,
     Alice." after that voice spoke; "Carol, please ..." and a new voice answers), ``participants`` (the names
     given up front), ``profile`` (a known voice, ``--voices``) or ``viewer`` (renamed on the page); ``utterance``
-    is the one that gave it away (0: none).  Finals from then on carry it as ``speaker_name``."""
+    is the one that gave it away (0: none).  Finals from then on carry it as ``speaker_name``.  ``name`` "" says the
+    label lost its name (it went with the speech that gave it to another label: ``previous`` is the name)."""
 
     type: ClassVar[str] = "speaker.named"
     speaker: str

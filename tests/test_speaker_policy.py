@@ -217,17 +217,24 @@ def test_a_known_voice_answering_a_request_with_a_reply_takes_the_name():
     assert other.heard(4, "The design work cost more money than we planned.", "S2", "S2") == []
 
 
-def test_the_last_voice_without_a_name_takes_the_last_name_of_the_people_present():
+def test_an_address_stays_open_until_a_new_voice_answers_it():
     naming = Naming()
     naming.heard(1, "Good morning.", "S1", "S1")
     naming.heard(2, "Thanks, Alice. The page is slow.", "S2", "S2")
-    naming.heard(3, "I can look at it.", "S3", "S3")
-    naming.heard(4, "Great. Carol, please fix the page.", "S1", "S1")
-    naming.heard(5, "The design cost more.", "S2", "S2")
-    naming.heard(6, "Bob, can you send the report?", "S1", "S1")
-    changes = naming.heard(7, "Yes, I will send it.", "S2", "S2")
-    assert [(c.label, c.name, c.how) for c in changes] == [("S2", "Bob", "addressed"), ("S3", "Carol", "addressed")]
+    naming.heard(3, "Great. Carol, please fix the page.", "S1", "S1")
+    assert naming.heard(4, "The design cost more.", "S2", "S2") == []  # a known voice, no reply: not Carol
+    naming.heard(5, "Bob, can you send the report?", "S1", "S1")
+    assert [(c.label, c.name) for c in naming.heard(6, "Yes, I will send it.", "S2", "S2")] == [("S2", "Bob")]
+    assert [(c.label, c.name) for c in naming.heard(7, "Are we still launching?", "S3", "S3")] == [("S3", "Carol")]
     assert names(naming) == {"S1": "Alice", "S2": "Bob", "S3": "Carol"}
+
+
+def test_an_address_left_unanswered_closes():
+    naming = Naming()
+    naming.heard(1, "Dana, can you take notes?", "S1", "S1")
+    for k in range(2, 8):
+        naming.heard(k, "We talk on.", "S1", "S1")
+    assert naming.heard(8, "Hello, sorry I am late.", "S2", "S2") == []
 
 
 def test_participants_name_the_last_voice_and_weaker_ways_never_override_stronger():
@@ -250,3 +257,17 @@ def test_names_follow_a_merge():
     changes = naming.merged({"S1": "S2"})
     assert [(c.label, c.name) for c in changes] == [("S2", "Tom")]
     assert names(naming) == {"S2": "Tom"}
+
+
+def test_a_name_follows_its_utterance_when_reclustering_moves_it():
+    naming = Naming()
+    naming.heard(1, "This is David speaking.", "S1", "S1")
+    naming.heard(2, "My name is Priya.", "S2", "S2")
+    # Tom's first utterance was taken for David's voice: the first name holds, Tom's waits for his voice
+    assert naming.heard(3, "Hi, I'm Tom.", "S1", "S1") == []
+    assert names(naming) == {"S1": "David", "S2": "Priya"}
+    changes = naming.moved([(3, "S3", "S1")])  # more speech later: utterance 3 was a third voice
+    assert [(c.label, c.name, c.how) for c in changes] == [("S3", "Tom", "introduced")]
+    # and a name given to a voice whose utterance moves leaves with it (said, not silently)
+    changes = naming.moved([(1, "S4", "S1")])
+    assert [(c.label, c.name, c.previous) for c in changes] == [("S1", "", "David"), ("S4", "David", "")]

@@ -279,6 +279,7 @@ class SpeakerStage:
             after.append(SpeakerTurns(turns=[self._turn(utterance.id, a, b, label)
                                              for (a, b, _), label in zip(spans, outcome.labels)], reason="split"))
         changes = self.naming.merged(outcome.merged)
+        changes += self.naming.moved([(r.utterance, r.label, r.was) for r in outcome.relabels])
         changes += self.naming.heard(utterance.id, " ".join(utterance.text), outcome.labels[0], outcome.labels[-1])
         if outcome.relabels:
             after.append(self._relabelled(outcome))
