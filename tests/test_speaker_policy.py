@@ -271,3 +271,16 @@ def test_a_name_follows_its_utterance_when_reclustering_moves_it():
     # and a name given to a voice whose utterance moves leaves with it (said, not silently)
     changes = naming.moved([(1, "S4", "S1")])
     assert [(c.label, c.name, c.previous) for c in changes] == [("S1", "", "David"), ("S4", "David", "")]
+
+
+def test_a_voice_heard_only_before_the_window_keeps_its_label_when_it_returns(monkeypatch):
+    import streamtwin.speakers.clusters as clusters_module
+
+    monkeypatch.setattr(clusters_module, "HISTORY", 4)
+    rng = np.random.default_rng(5)
+    a, b = apart(2)
+    clusters = SpeakerClusters()
+    assert add(clusters, 1, utterance(a, 0.02, rng)).labels == ["S1"]
+    for n in range(2, 8):  # B talks long enough for A to leave the window
+        assert add(clusters, n, utterance(b, 0.02, rng)).labels == ["S2"]
+    assert add(clusters, 8, utterance(a, 0.02, rng)).labels == ["S1"]

@@ -34,7 +34,8 @@ DEFAULT_MARGIN = 0.08  # ... nor when it is further than this below how alike ea
 DEFAULT_PRIOR = 0.82  # how alike a voice heard once is taken to be with itself
 DEFAULT_MIN_NEW_S = 2.0
 DEFAULT_MAX_SPEAKERS = 8
-HISTORY = 400  # segments re-clustered at most; older ones keep their labels and no longer vote
+HISTORY = 200  # segments re-clustered at most (~15 min of talk); older ones keep their labels, and a voice heard
+# only before them takes part as one pseudo-segment (its profile), so it keeps its label when it comes back
 
 
 @dataclass
@@ -64,7 +65,8 @@ class Segment:
 
 @dataclass(frozen=True)
 class Known:
-    """A voice known before anyone spoke (a profile): its label is kept for it."""
+    """A voice known before anyone spoke (a profile), or heard only before the re-clustered window: its label is
+    kept for it."""
 
     label: str
     embedding: np.ndarray  # unit length
@@ -112,7 +114,8 @@ class SpeakerClusters:
         self.segments: list[Segment] = []
         self._opened = 0  # labels ever opened: a label is never reused
         self._known: list[Known] = []
-        self._anchor_groups: dict[str, int] = {}  # known label -> its cluster in the latest clustering
+        self._anchors: list[Known] = []  # voices that take part in the clustering without segments in the window
+        self._anchor_groups: dict[str, int] = {}  # anchor label -> its cluster in the latest clustering
 
     # --- queries ------------------------------------------------------------------------------------
 
@@ -166,6 +169,11 @@ class SpeakerClusters:
         self.segments.extend(Segment(utterance, float(a), float(b), _unit(e)) for a, b, e in spans)
         window = self.segments[-HISTORY:]
         before = {id(s): s.label for s in window}
+        in_window = {s.label for s in window}
+        self._anchors = list(self._known) + [
+            Known(s.label, s.profile, s.seconds) for s in self.speakers
+            if s.total is not None and s.label not in in_window and all(k.label != s.label for k in self._known)
+        ]
         clusters = self._cluster(window)
         opened_before = self._opened
         merged = self._name_clusters(window, clusters)
@@ -184,7 +192,7 @@ class SpeakerClusters:
         long = [i for i, s in enumerate(window) if s.duration >= self.min_new_s]
         if not long:
             long = [max(range(len(window)), key=lambda i: window[i].duration)]  # someone must open the first voice
-        anchors = self._known  # known voices take part as one pseudo-segment each
+        anchors = self._anchors  # known and dormant voices take part as one pseudo-segment each
         vectors = np.stack([window[i].embedding for i in long] + [k.embedding for k in anchors])
         groups = agglomerate(vectors, self.threshold, self.margin, self.prior, self.max_speakers)
         cluster = [-1] * len(window)
@@ -211,7 +219,7 @@ class SpeakerClusters:
             if segment.label:
                 overlap[(g, segment.label)] = overlap.get((g, segment.label), 0.0) + segment.duration
         label_of: dict[int, str] = {}
-        for known in self._known:
+        for known in self._anchors:
             g = self._anchor_groups.get(known.label)
             if g is not None and g not in label_of:
                 label_of[g] = known.label
@@ -264,38 +272,39 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 def agglomerate(vectors: np.ndarray, floor: float, margin: float, prior: float, max_groups: int) -> np.ndarray:
     """Average-linkage clustering of unit vectors that stops by cohesion: two clusters merge when their mean
     similarity reaches ``floor`` and lies within ``margin`` of how alike each one's own members are (``prior`` for a
-    cluster of one).  Voices differ in spread: two espeak voices at 0.79 are two people when each one's own
-    segments sit at 0.9, two halves of one real voice at 0.78 are one person when its segments sit at 0.8.
-    Returns a group number (1, 2, ...) per vector."""
+    cluster of one); past ``max_groups`` clusters the closest two merge anyway.  Returns a group number (1, 2, ...)
+    per vector.  Each merge updates one row and column (400 segments: tens of milliseconds)."""
     n = len(vectors)
-    similarity = vectors @ vectors.T
-    sums = similarity.copy()
+    sums = vectors @ vectors.T  # sum of the similarities between two clusters' members
     np.fill_diagonal(sums, 0.0)
     sizes = np.ones(n)
     within = np.zeros(n)  # sum of the similarities of each cluster's member pairs
+    cohesion = np.full(n, prior)
     active = np.ones(n, dtype=bool)
+    mean = sums.copy()  # mean similarity between two live clusters (-inf elsewhere)
+    np.fill_diagonal(mean, -np.inf)
+    score = np.where(mean >= max(floor, prior - margin), mean, -np.inf)  # mean where a merge is allowed
     members = [[i] for i in range(n)]
     while active.sum() > 1:
-        mean = sums / np.outer(sizes, sizes)
-        pairs = sizes * (sizes - 1) / 2
-        cohesion = np.where(pairs > 0, within / np.maximum(pairs, 1), prior)
-        need = np.maximum(floor, (cohesion[:, None] + cohesion[None, :]) / 2 - margin)
-        ok = (mean >= need) & active[:, None] & active[None, :]
-        np.fill_diagonal(ok, False)
-        if not ok.any():
+        flat = int(np.argmax(score))
+        if score.flat[flat] == -np.inf:
             if active.sum() <= max_groups:
                 break
-            ok = active[:, None] & active[None, :]  # too many voices: the closest two merge anyway
-            np.fill_diagonal(ok, False)
-        a, b = np.unravel_index(np.argmax(np.where(ok, mean, -np.inf)), mean.shape)
+            flat = int(np.argmax(mean))  # too many voices: the closest two merge anyway
+        a, b = divmod(flat, n)
         within[a] += within[b] + sums[a, b]
         sums[a, :] += sums[b, :]
-        sums[:, a] += sums[:, b]
-        sums[a, a] = 0.0
+        sums[:, a] = sums[a, :]
         sizes[a] += sizes[b]
-        active[b] = False
-        sums[b, :] = sums[:, b] = 0.0
         members[a] += members[b]
+        cohesion[a] = within[a] / (sizes[a] * (sizes[a] - 1) / 2)
+        active[b] = False
+        row = np.where(active, sums[a] / (sizes[a] * sizes), -np.inf)
+        row[a] = -np.inf
+        allowed = np.where(row >= np.maximum(floor, (cohesion[a] + cohesion) / 2 - margin), row, -np.inf)
+        for matrix, values in ((mean, row), (score, allowed)):
+            matrix[b, :] = matrix[:, b] = -np.inf
+            matrix[a, :] = matrix[:, a] = values
     groups = np.zeros(n, dtype=int)
     for g, k in enumerate(np.flatnonzero(active), start=1):
         groups[members[k]] = g
