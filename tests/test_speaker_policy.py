@@ -284,3 +284,17 @@ def test_a_voice_heard_only_before_the_window_keeps_its_label_when_it_returns(mo
     for n in range(2, 8):  # B talks long enough for A to leave the window
         assert add(clusters, n, utterance(b, 0.02, rng)).labels == ["S2"]
     assert add(clusters, 8, utterance(a, 0.02, rng)).labels == ["S1"]
+
+
+def test_a_provisional_label_follows_the_clusterings_rule():
+    a = voice(1)
+    close = mix(a, voice(2), 0.7)  # ~0.76 from the voice's segments: the same voice if it is a spread one
+    clusters = SpeakerClusters()
+    rng = np.random.default_rng(2)
+    for n in range(3):
+        add(clusters, n, mix(a, utterance(voice(9), 0.1, rng), 0.97))  # a tight voice: its segments at 0.97
+    assert clusters.match(close) == "S2"  # too far from how alike that voice is with itself: a new voice
+    loose = SpeakerClusters()
+    for n in range(3):
+        add(loose, n, mix(a, utterance(voice(9 + n), 0.1, rng), 0.85))  # a spread voice: its segments at 0.83
+    assert loose.match(close) == "S1"

@@ -43,11 +43,19 @@ class Speaker:
     label: str
     total: np.ndarray | None = None  # duration-weighted sum of the embeddings of its segments
     seconds: float = 0.0
+    members: np.ndarray | None = None  # plain sum of the embeddings of its long segments (a profile counts one)
+    count: int = 0
 
     @property
     def profile(self) -> np.ndarray:
         assert self.total is not None
         return self.total / np.linalg.norm(self.total)
+
+    def cohesion(self, prior: float) -> float:
+        """How alike its segments are with each other (mean over pairs), ``prior`` while it has one."""
+        if self.members is None or self.count < 2:
+            return prior
+        return (float(self.members @ self.members) - self.count) / (self.count * (self.count - 1))
 
 
 @dataclass
@@ -122,24 +130,20 @@ class SpeakerClusters:
     def speaker(self, label: str) -> Speaker | None:
         return next((s for s in self.speakers if s.label == label), None)
 
-    def best(self, embedding: np.ndarray) -> tuple[Speaker | None, float]:
-        """The most similar voice and the cosine similarity, or (None, -1) before anyone spoke."""
-        voices = [s for s in self.speakers if s.total is not None]
-        if not voices:
-            return None, -1.0
-        vector = _unit(embedding)
-        similarities = [float(s.profile @ vector) for s in voices]
-        index = int(np.argmax(similarities))
-        return voices[index], similarities[index]
-
     def match(self, embedding: np.ndarray) -> str:
-        """A provisional label for speech still going on (nothing changes): the best match if it clears the
-        threshold, else the label a new voice would open next (shown at once, confirmed or moved at the end)."""
-        speaker, similarity = self.best(embedding)
-        if speaker is not None and similarity >= self.threshold:
-            return speaker.label
-        if speaker is not None and len(self.speakers) >= self.max_speakers:
-            return speaker.label
+        """A provisional label for speech still going on (nothing changes): the voice it would join by the
+        clustering's own rule (its mean similarity to the voice's segments, against their cohesion), else the
+        label a new voice would open next (shown at once, confirmed or moved when the utterance ends)."""
+        vector = _unit(embedding)
+        fits = []
+        for speaker in self.speakers:
+            if speaker.members is None or not speaker.count:
+                continue
+            mean = float(speaker.members @ vector) / speaker.count
+            need = max(self.threshold, (speaker.cohesion(self.prior) + self.prior) / 2 - self.margin)
+            fits.append((mean >= need, mean, speaker.label))
+        if fits and (max(fits)[0] or len(self.speakers) >= self.max_speakers):
+            return max(fits)[2]
         return self.next_label()
 
     def next_label(self) -> str:
@@ -156,7 +160,7 @@ class SpeakerClusters:
         self._opened += 1
         known = Known(f"S{self._opened}", _unit(embedding), seconds)
         self._known.append(known)
-        self.speakers.append(Speaker(known.label, known.embedding * seconds, seconds))
+        self.speakers.append(Speaker(known.label, known.embedding * seconds, seconds, known.embedding.copy(), 1))
         return known.label
 
     # --- learning ------------------------------------------------------------------------------------------
@@ -250,6 +254,7 @@ class SpeakerClusters:
             known = next((k for k in self._known if k.label == label), None)
             speaker.total = known.embedding * known.seconds if known else None
             speaker.seconds = known.seconds if known else 0.0
+            speaker.members, speaker.count = (known.embedding.copy(), 1) if known else (None, 0)
             speakers.append(speaker)
         index = {s.label: s for s in speakers}
         for segment in self.segments:
@@ -258,6 +263,10 @@ class SpeakerClusters:
             part = segment.embedding * weight
             speaker.total = part if speaker.total is None else speaker.total + part
             speaker.seconds += segment.duration
+            if segment.duration >= self.min_new_s or speaker.count == 0:
+                e = segment.embedding
+                speaker.members, speaker.count = (e.copy() if speaker.members is None else speaker.members + e,
+                                                  speaker.count + 1)
         self.speakers = speakers
 
 
