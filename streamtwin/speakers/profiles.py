@@ -9,6 +9,7 @@ save``).  A clip that is not speech or too short, two profiles of one name, or a
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -42,11 +43,17 @@ class VoiceProfile:
 
 
 def load_profiles(folder: str | Path) -> list[VoiceProfile]:
-    """Every profile in ``folder``, in name order; raises :class:`ProfileError`."""
+    """Every profile in ``folder``, in name order; raises :class:`ProfileError`.  Read once while the folder's
+    files stay as they were (each session of a server asks again: embedding clips again would stall its loop)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ProfileError(f"--voices {folder}: not a folder")
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    files = tuple(sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")))
+    return list(_load(folder, files, tuple((p.stat().st_mtime_ns, p.stat().st_size) for p in files)))
+
+
+@functools.lru_cache(maxsize=4)
+def _load(folder: Path, files: tuple[Path, ...], _stamps: tuple[tuple[int, int], ...]) -> tuple[VoiceProfile, ...]:
     if not files:
         raise ProfileError(f"--voices {folder}: no profiles in it (a clip or a .json per person)")
     seen: dict[str, Path] = {}
@@ -58,7 +65,7 @@ def load_profiles(folder: str | Path) -> list[VoiceProfile]:
             raise ProfileError(f"--voices: two profiles named {profile.name}: {seen[key].name} and {path.name}")
         seen[key] = path
         profiles.append(profile)
-    return profiles
+    return tuple(profiles)
 
 
 def _read_json(path: Path) -> VoiceProfile:
