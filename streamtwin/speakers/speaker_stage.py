@@ -274,13 +274,13 @@ class SpeakerStage:
         self._spans[utterance.id] = (utterance.start, utterance.end)
         while len(self._spans) > 4 * KEEP_LABELS:
             del self._spans[next(iter(self._spans))]
+        changes = self.naming.merged(outcome.merged)
+        changes += self.naming.moved([(r.utterance, r.label, r.was) for r in outcome.relabels])
+        changes += self.naming.heard(utterance.id, " ".join(utterance.text), outcome.labels[0], outcome.labels[-1])
         after: list[Event] = []
         if len(spans) > 1:  # one utterance, several voices: who said which part, right after its last final
             after.append(SpeakerTurns(turns=[self._turn(utterance.id, a, b, label)
                                              for (a, b, _), label in zip(spans, outcome.labels)], reason="split"))
-        changes = self.naming.merged(outcome.merged)
-        changes += self.naming.moved([(r.utterance, r.label, r.was) for r in outcome.relabels])
-        changes += self.naming.heard(utterance.id, " ".join(utterance.text), outcome.labels[0], outcome.labels[-1])
         if outcome.relabels:
             after.append(self._relabelled(outcome))
         after.extend(self._named(change) for change in changes)
