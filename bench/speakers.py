@@ -83,36 +83,50 @@ def attribution(words: list[tuple[str, str]]) -> tuple[float, dict[str, str]]:
     return (right / len(words) if words else 0.0), mapping
 
 
-def word_labels(events: list[Any]) -> list[tuple[float, str]]:
-    """(middle, label) of every word of every final, as a viewer holds them once the session ended: the label of
-    the utterance's last final, then the ``speaker.turns`` events in order."""
+def label_timeline(events: list[Any]) -> list[tuple[list[Any], list[tuple[float | None, str]]]]:
+    """Per word of every final: [utterance, middle] and each label it was shown under, in order, with the
+    ``media_time`` of the event that showed it: the final's own label, the utterance end's (which holds for all
+    of the utterance), then every ``speaker.turns`` that names it."""
     finals = [e for e in events if isinstance(e, streamtwin.TranscriptFinal)]
-    label_of = {f.utterance: f.speaker for f in finals if f.utterance_end}
-    words = [[f.utterance, (float(w[1]) + float(w[2])) / 2, label_of.get(f.utterance, "")]
-             for f in finals for w in f.words]
-    by_utterance: dict[int, list[list[Any]]] = {}
-    for word in words:
-        by_utterance.setdefault(word[0], []).append(word)
+    words: list[tuple[list[Any], list[tuple[float | None, str]]]] = []
+    by_utterance: dict[int, list[tuple[list[Any], list[tuple[float | None, str]]]]] = {}
     for event in events:
-        if isinstance(event, SpeakerTurns):
+        if isinstance(event, streamtwin.TranscriptFinal):
+            for w in event.words:
+                word = ([event.utterance, (float(w[1]) + float(w[2])) / 2], [(event.media_time, event.speaker)])
+                words.append(word)
+                by_utterance.setdefault(event.utterance, []).append(word)
+            if event.utterance_end:
+                for _, shown in by_utterance.get(event.utterance, []):
+                    shown.append((event.media_time, event.speaker))
+        elif isinstance(event, SpeakerTurns):
             for turn in event.turns:
-                for word in by_utterance.get(turn["utterance"], []):
-                    if turn["start"] <= word[1] < turn["end"]:
-                        word[2] = turn["speaker"]
-    return [(middle, label) for _, middle, label in words]
+                for (_, middle), shown in by_utterance.get(turn["utterance"], []):
+                    if turn["start"] <= middle < turn["end"]:
+                        shown.append((event.media_time, turn["speaker"]))
+    assert len(words) == sum(len(f.words) for f in finals)
+    return words
+
+
+def word_labels(events: list[Any]) -> list[tuple[float, str]]:
+    """(middle, label) of every word of every final, as a viewer holds them once the session ended."""
+    return [(place[1], shown[-1][1]) for place, shown in label_timeline(events)]
 
 
 def new_voice_delays(events: list[Any], turns: list[dict[str, Any]], mapping: dict[str, str]) -> dict[str, Any]:
-    """Per true speaker: media seconds from their first turn to the first final showing one of their words under
-    the label they end with (None: never)."""
+    """Per true speaker: media seconds from their first turn to the first event that showed one of their words
+    under the label they end with (None: never)."""
     label_for = {truth: label for label, truth in mapping.items()}
+    firsts: dict[str, float] = {}
+    for (_, middle), shown in label_timeline(events):
+        speaker = true_speaker(turns, middle)
+        at = next((t for t, label in shown if label and label == label_for.get(speaker) and t is not None), None)
+        if at is not None:
+            firsts[speaker] = min(firsts.get(speaker, at), at)
     delays: dict[str, Any] = {}
     for speaker in sorted({t["speaker"] for t in turns}):
         first = min(t["start"] for t in turns if t["speaker"] == speaker)
-        shown = next((f.media_time for f in events if isinstance(f, streamtwin.TranscriptFinal)
-                      and f.speaker and f.speaker == label_for.get(speaker) and f.media_time is not None
-                      and any(true_speaker(turns, (float(w[1]) + float(w[2])) / 2) == speaker for w in f.words)), None)
-        delays[speaker] = round(float(shown) - first, 2) if shown is not None else None
+        delays[speaker] = round(firsts[speaker] - first, 2) if speaker in firsts else None
     return delays
 
 

@@ -39,3 +39,13 @@ def test_a_new_voice_is_labelled_when_a_final_first_shows_its_words_under_its_la
     ]
     assert new_voice_delays(events, TURNS, {"S1": "A", "S2": "B"}) == {"A": 1.6, "B": 2.6}
     assert new_voice_delays(events, TURNS, {"S1": "A"}) == {"A": 1.6, "B": None}
+
+
+def test_a_word_moved_to_its_voice_by_a_turns_event_counts_from_that_event():
+    events = [
+        final(1, [("hi", 0.5, 1.0)], "S1", True, 1.6),
+        final(2, [("yes", 4.5, 5.0)], "S1", True, 5.5),  # B's word under A's label...
+        SpeakerTurns(turns=[{"utterance": 2, "start": 4.0, "end": 6.0, "speaker": "S2"}], reason="recluster",
+                     media_time=7.0),  # ...until more speech shows it is another voice
+    ]
+    assert new_voice_delays(events, TURNS, {"S1": "A", "S2": "B"}) == {"A": 1.6, "B": 2.8}

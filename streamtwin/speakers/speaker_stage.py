@@ -292,6 +292,7 @@ class SpeakerStage:
         self._remember(final.utterance, final.speaker)
         position = next(i for i, e in enumerate(self._held) if e is final)
         for k, event in enumerate(after):
+            event.media_time = final.media_time  # decided with that final: the media heard then
             self._held.insert(position + 1 + k, event)
         self.embedded_audio_s += utterance.duration
         self.holds.append(time.perf_counter() - utterance.held_at)
