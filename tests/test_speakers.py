@@ -155,7 +155,7 @@ async def test_a_whole_partial_is_embedded_before_its_utterance_ends():
     stage.relay(final("Some words", 0.0, 1.8, 1))  # the first partial (0-1.6 s) is whole
     await asyncio.sleep(0.01)
     assert encoder.calls == [[0]]
-    assert emitted[-1].speaker == ""  # one partial is not enough to name a voice mid-utterance
+    assert emitted[-1].speaker == ""  # nothing was embedded yet when it came
     stage.relay(final("and more words.", 1.8, 3.9, 1, last=True))
     await stage.drain()
     assert 0 not in encoder.calls[-1] and encoder.calls[-1]  # the end embeds the rest, not the first again

@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 # Partials are embedded as soon as the finals show they are whole, however few: the utterance's last final
 # waits only for the one or two its end completes. A partial alone costs what its share of a batch of three does
 # (16.5 ms, numpy's BLAS on one thread); waiting to batch three held that final for up to four.
-LABEL_AFTER_PARTIALS = 2  # a final in the middle of an utterance takes a label once this many are embedded (~2.4 s)
+LABEL_AFTER_PARTIALS = 1  # a final in the middle of an utterance takes a label once this many are embedded (~1.6 s)
 EDGE_S = 0.5  # a turn event reaches this far past its utterance's first and last word (revised words move a little)
 KEEP_S = 30.0  # audio kept behind the newest sample when no utterance needs older
 MAX_KEEP_S = 120.0  # never more, whatever an utterance still needs
