@@ -153,13 +153,14 @@ async def run_one(audio: Path, turns: list[dict[str, Any]], asr_model: str) -> d
         if isinstance(event, SpeakerNamed):
             names[event.speaker] = event.name
     delays = new_voice_delays(events, turns, mapping)
+    shown = {label for _, label in labelled} - {""}  # the labels a viewer holds at the end
     return {
         "words": len(words),
         "attributed": round(share, 4),
-        "labels": sorted({label for _, label in labelled} - {""}),
+        "labels": sorted(shown),
         "speakers": sorted({t["speaker"] for t in turns}),
         "mapping": mapping,
-        "names": {label: names[label] for label in sorted(names)},
+        "names": {label: names[label] for label in sorted(names) if names[label] and label in shown},
         "named_right": sum(mapping.get(label) == name for label, name in names.items()),
         "new_voice_s": delays,
         "turn_events": sum(isinstance(e, SpeakerTurns) for e in events),
