@@ -33,9 +33,11 @@ class Config:
 
     # --- speakers (one shared microphone, several voices) ----------------------
     speakers: str = "auto"  # voice (label finals by voice) | off | auto: voice when resemblyzer is installed
-    speaker_threshold: float = 0.85  # cosine similarity below which a long utterance opens a new speaker
+    speaker_threshold: float = 0.65  # voices whose mean cosine similarity is below this are never one person
+    speaker_split_threshold: float = 0.7  # an utterance splits where its two sides' similarity falls below this
     speaker_min_new_s: float = 2.0  # shorter utterances never open a speaker (their embedding is noisy)
     max_speakers: int = 8
+    voices: str = ""  # --voices DIR: named voice profiles (a clip or a saved .json per person)
     # --- rooms (several publishers in one session, each named) ------------------
     max_participants: int = 8  # per room (the room is one session; joiners pass the speech-load check)
     room_max_hold_s: float = 4.0  # a final waits at most this long for another participant's utterance to end

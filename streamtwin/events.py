@@ -264,6 +264,37 @@ class TranscriptRevised(Event):
     speaker_name: str = ""
 
 
+@dataclass(kw_only=True)
+class SpeakerTurns(Event):
+    """Earlier speech changes voice label, on new evidence (never silently): each of ``turns`` {``utterance``,
+    ``start``, ``end``, ``speaker``, ``speaker_name``} says that the words of that utterance whose middle lies in
+    [start, end) (media seconds) are ``speaker``'s from now on, whatever the finals said.  ``reason``: ``split``
+    (one utterance held several voices: sent right after its last final), ``recluster`` (past speech moved to
+    another voice as more was heard) or ``merged`` (labels found to be one voice: ``merged`` maps each label gone
+    to the label kept)."""
+
+    type: ClassVar[str] = "speaker.turns"
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    reason: str = ""
+    merged: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class SpeakerNamed(Event):
+    """A voice label takes a name (or a new one): ``how`` is ``introduced`` ("I'm Tom"), ``addressed`` ("Thanks,
+    Alice." after that voice spoke; "Carol, please ..." and a new voice answers), ``participants`` (the names
+    given up front), ``profile`` (a known voice, ``--voices``) or ``viewer`` (renamed on the page); ``utterance``
+    is the one that gave it away (0: none).  Finals from then on carry it as ``speaker_name``.  ``name`` "" says the
+    label lost its name (it went with the speech that gave it to another label: ``previous`` is the name)."""
+
+    type: ClassVar[str] = "speaker.named"
+    speaker: str
+    name: str
+    how: str = ""
+    utterance: int = 0
+    previous: str = ""
+
+
 # --- language model ----------------------------------------------------------
 
 

@@ -172,6 +172,13 @@ class Session:
             unsubscribe()
         return answer
 
+    def rename_speaker(self, label: str, name: str) -> None:
+        """A viewer names a voice label: a ``speaker.named`` event for everyone; ValueError when there is no
+        such label (or no voice labels)."""
+        if self.speakers is None or self.room is not None:
+            raise ValueError("this session has no voice labels to rename (speaker labels off, or a room)")
+        self.speakers.rename(label, name)
+
     def error(self, code: str, message: str, *, fatal: bool = False) -> None:
         self.bus.emit(Error(code=code, message=message, fatal=fatal, media_time=self.speech.audio_seconds))
 

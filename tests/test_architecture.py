@@ -48,6 +48,8 @@ PURE = {
     "streamtwin.service.proxies",
     "streamtwin.service.whip_rules",
     "streamtwin.speakers.clusters",
+    "streamtwin.speakers.names",
+    "streamtwin.speakers.turns",
     "streamtwin.speech.agreement",
     "streamtwin.speech.capacity",
     "streamtwin.speech.endpoint",

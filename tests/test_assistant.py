@@ -12,6 +12,7 @@ from streamtwin.assistant.builder import build_assistant
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
 from streamtwin.events import (
+    SpeakerNamed,
     AssistantDelta,
     AssistantDone,
     AssistantStarted,
@@ -709,6 +710,17 @@ async def test_labelled_finals_reach_the_prompt_as_speaker_lines_and_i_will_gets
     owners = {i["text"]: i["owner"] for i in h.assistant.twin_updater.rules.extractor.draft()["action_items"]}
     assert owners == {"fix the failing tests": "unassigned", "write the store listing": "Priya"}
     assert not h.assistant.heard.mentions("S3")  # the label is not evidence of a person
+
+
+async def test_a_voice_named_later_by_an_event_owns_what_it_said_before():
+    backend = ScriptedBackend(route(lambda r, i: Reply("-")))
+    h = await harness(backend, Config(llm_debounce_s=0.0), twin_updates=False)
+    h.final("I will fix the failing tests by Wednesday.", "S3", "")
+    h.assistant.on_event(SpeakerNamed(speaker="S3", name="Tom", how="addressed", utterance=2))
+    assert await h.assistant.drain(5.0)
+    await h.assistant.close()
+    owners = {i["text"]: i["owner"] for i in h.assistant.twin_updater.rules.extractor.draft()["action_items"]}
+    assert owners == {"fix the failing tests": "Tom"}
 
 
 async def test_a_voice_that_answers_when_someone_is_given_the_floor_speaks_under_that_name_in_the_prompt():

@@ -95,6 +95,23 @@ def offline_session(config: Config, session_id: str | None, source: str) -> Sess
     return Session(config, source=source, realtime=False, session_id=session_id)
 
 
+async def watched_meeting(make_server, seconds: float | None = None, **overrides):
+    """A started session of the real server that the test feeds itself (tiny.en, no vision, the rules' twin), the
+    list its events go to, and samples/meeting.wav (its first ``seconds``) as float samples."""
+    server = await make_server(
+        session_factory=offline_session, asr_model="tiny.en", asr_language="en", vision=False,
+        twin_without_llm=True, offer_timeout_s=3600, resume_grace_s=3600, **overrides,
+    )
+    live = server.open_session("test")
+    events: list = []
+    live.session.bus.subscribe(events.append)
+    await live.session.start()
+    with wave.open(str(ROOT / "samples" / "meeting.wav")) as wav:
+        frames = wav.getnframes() if seconds is None else int(seconds * wav.getframerate())
+        audio = np.frombuffer(wav.readframes(frames), dtype=np.int16).astype(np.float32) / 32768
+    return server, live, events, audio
+
+
 async def download(page, selector: str) -> str:
     await page.focus(selector)
     async with page.expect_download() as info:
@@ -104,16 +121,7 @@ async def download(page, selector: str) -> str:
 
 @pytest.mark.slow
 async def test_transcript_reads_like_one_at_360_px(make_server):
-    server = await make_server(
-        session_factory=offline_session, asr_model="tiny.en", asr_language="en", vision=False,
-        twin_without_llm=True, offer_timeout_s=3600, resume_grace_s=3600,
-    )
-    live = server.open_session("test")
-    events: list = []
-    live.session.bus.subscribe(events.append)
-    await live.session.start()
-    with wave.open(str(ROOT / "samples" / "meeting.wav")) as wav:
-        audio = np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16).astype(np.float32) / 32768
+    server, live, events, audio = await watched_meeting(make_server)
     pushed = 0
 
     async def push_until(done) -> None:

@@ -13,6 +13,7 @@ from streamtwin.service.protocol import (
     offer_sdp,
     parse_client_message,
     parse_hello,
+    parse_rename,
     valid_session_id,
 )
 
@@ -106,3 +107,23 @@ def test_offers_are_checked_before_aiortc_sees_them():
     no_fingerprint = GOOD_SDP.replace("a=fingerprint:sha-256 AB:CD\r\n", "")
     assert refused(offer_sdp, {"sdp": no_fingerprint}).code == "bad_sdp"
     assert refused(offer_sdp, {"sdp": GOOD_SDP + "a=x\r\n" * MAX_SDP_BYTES}).code == "bad_sdp"
+
+
+def test_a_rename_names_a_voice_label_with_a_clean_name():
+    message = parse_client_message('{"type": "rename", "speaker": "S2", "name": "  Alice   Smith "}')
+    assert parse_rename(message) == ("S2", "Alice Smith")
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "rename", "speaker": "S2", "name": ""},
+    {"type": "rename", "speaker": "S2", "name": "   "},
+    {"type": "rename", "speaker": "S2", "name": "x" * 200},
+    {"type": "rename", "speaker": "S2", "name": 7},
+    {"type": "rename", "speaker": "Tom", "name": "Alice"},  # a room's participants keep their names
+    {"type": "rename", "speaker": "S0", "name": "Alice"},
+    {"type": "rename", "name": "Alice"},
+])
+def test_a_rename_to_no_name_or_a_long_one_or_of_no_label_is_refused(message):
+    with pytest.raises(Refusal) as refused:
+        parse_rename(message)
+    assert refused.value.code == "bad_rename" and refused.value.close is None

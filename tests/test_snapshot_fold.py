@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from streamtwin.events import (
     Event,
+    SpeakerNamed,
+    SpeakerTurns,
     TranscriptFinal,
     TranscriptPartial,
     TranscriptRevised,
@@ -116,3 +118,21 @@ def test_a_live_sessions_snapshot_is_the_same_fold_over_its_events() -> None:
     twin, final = session.snapshot()
     assert isinstance(twin, TwinState) and twin.state["summary"] == "budget" and twin.session == session.id
     assert isinstance(final, TranscriptFinal) and final.text == "The budget."
+
+
+def test_a_late_viewer_gets_the_relabels_and_each_voices_latest_name() -> None:
+    events: list[Event] = [
+        TranscriptFinal(text="Hello there.", start=0.0, end=1.0, utterance=1, utterance_end=True, speaker="S1"),
+        SpeakerNamed(speaker="S1", name="Al", how="addressed"),
+        TranscriptFinal(text="Hi.", start=2.0, end=3.0, utterance=2, utterance_end=True, speaker="S2"),
+        SpeakerTurns(turns=[{"utterance": 2, "start": 1.5, "end": 3.5, "speaker": "S1", "speaker_name": "Al"}],
+                     reason="merged", merged={"S2": "S1"}),
+        SpeakerNamed(speaker="S1", name="Alice", how="viewer", previous="Al"),
+    ]
+    fold = SnapshotFold("s1")
+    for event, data in log_of(events):
+        fold.add(event, data)
+    snapshot = [from_json(data.decode()) for data in snapshot_of(fold)]
+    assert [type(e).__name__ for e in snapshot] == ["TranscriptFinal", "TranscriptFinal", "SpeakerTurns",
+                                                    "SpeakerNamed"]
+    assert snapshot[-1].name == "Alice"  # type: ignore[attr-defined]

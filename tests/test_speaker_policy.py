@@ -1,9 +1,11 @@
-"""Online speaker clustering and self-introductions: pure policies, synthetic embeddings."""
+"""Speaker re-clustering, change points inside an utterance, and names: pure policies, synthetic embeddings."""
 
 import numpy as np
 import pytest
 
-from streamtwin.speakers.clusters import SpeakerClusters, SpeakerNames
+from streamtwin.speakers.clusters import SpeakerClusters
+from streamtwin.speakers.names import Naming, SpeakerNames
+from streamtwin.speakers.turns import change_points, segments
 
 
 def voice(seed: int, dim: int = 256) -> np.ndarray:
@@ -24,97 +26,132 @@ def mix(a: np.ndarray, b: np.ndarray, cos: float) -> np.ndarray:
     return cos * a + np.sqrt(1 - cos**2) * ortho
 
 
+def apart(k: int) -> list[np.ndarray]:
+    """``k`` voices at cosine 0.5 from each other (real different voices sit at 0.4-0.7)."""
+    base = [voice(i + 1) for i in range(k)]
+    out = [base[0]]
+    for b in base[1:]:
+        v = mix(out[0], b, 0.5)
+        out.append(v)
+    return out
+
+
+def add(clusters: SpeakerClusters, n: int, embedding: np.ndarray, seconds: float = 3.0):
+    return clusters.add(n, [(10.0 * n, 10.0 * n + seconds, embedding)])
+
+
 def test_three_voices_in_turns_get_three_stable_labels():
     rng = np.random.default_rng(7)
     centers = [voice(1), voice(2), voice(3)]
     clusters = SpeakerClusters()
-    order = [0, 1, 2, 0, 1, 2, 2, 0, 1, 0, 2, 1] * 3
-    labels = [clusters.assign(utterance(centers[k], 0.02, rng), 3.0).label for k in order]
-    assert labels[:3] == ["S1", "S2", "S3"]
-    assert all(labels[i] == labels[order.index(k)] for i, k in enumerate(order))
-    assert len(clusters.speakers) == 3
+    order = [0, 1, 0, 2, 1, 2, 0, 0, 1]
+    outcomes = [add(clusters, n, utterance(centers[k], 0.02, rng)) for n, k in enumerate(order)]
+    assert [o.labels[0] for o in outcomes] == ["S1", "S2", "S1", "S3", "S2", "S3", "S1", "S1", "S2"]
+    assert all(not o.relabels and not o.merged for o in outcomes)
+    assert [s.label for s in clusters.speakers] == ["S1", "S2", "S3"]
+    assert [o.new for o in outcomes[:4]] == [["S1"], ["S2"], [], ["S3"]]
 
 
-def test_a_new_speaker_needs_a_long_utterance_and_a_low_similarity():
-    a, b = voice(1), voice(2)
-    clusters = SpeakerClusters(threshold=0.85, min_new_s=2.0)
-    assert clusters.assign(a, 3.0).label == "S1"
-    other = mix(a, b, 0.5)
-    short = clusters.assign(other, 1.5)  # short: goes to the best match, however unlike
-    assert (short.label, short.new) == ("S1", False) and short.similarity == pytest.approx(0.5, abs=1e-6)
-    assert clusters.speakers[0].count == 1  # and does not move the profile
-    near = clusters.assign(mix(a, b, 0.9), 4.0)  # long but similar: the same speaker
-    assert (near.label, near.new) == ("S1", False)
-    assert clusters.speakers[0].count == 2
-    far = clusters.assign(other, 2.0)  # long and unlike: a new speaker
-    assert (far.label, far.new) == ("S2", True)
-
-
-def test_the_first_utterance_opens_s1_whatever_its_length():
+def test_two_labels_that_prove_one_voice_merge_and_say_which_speech_moved():
+    a = voice(1)
+    far = mix(a, voice(2), 0.7)  # one voice heard twice, unlike enough for two labels at first
     clusters = SpeakerClusters()
-    assert clusters.assign(voice(1), 0.4).label == "S1"
-    assert clusters.match(voice(1)) == "S1"
+    assert add(clusters, 1, a).labels == ["S1"]
+    assert add(clusters, 2, far).labels == ["S2"]
+    between = (a + far) / np.linalg.norm(a + far)
+    outcome = add(clusters, 3, between)  # the evidence: it is all one voice
+    assert outcome.labels == ["S1"] and outcome.merged == {"S2": "S1"}
+    assert [(r.utterance, r.label, r.was) for r in outcome.relabels] == [(2, "S1", "S2")]
+    assert [s.label for s in clusters.speakers] == ["S1"]
+    assert clusters.label_of(2) == "S1"
+    assert add(clusters, 4, voice(5)).labels == ["S3"]  # a label gone is never given again
 
 
-def test_the_profile_is_a_running_mean():
-    a, b = voice(1), voice(2)
-    clusters = SpeakerClusters(threshold=0.0)
-    clusters.assign(a, 3.0)
-    clusters.assign(b, 3.0)
-    expected = (a + b) / np.linalg.norm(a + b)
-    assert np.allclose(clusters.speakers[0].profile, expected)
+def test_a_short_segment_never_opens_a_voice_but_the_very_first_one_does():
+    a, b = apart(2)
+    clusters = SpeakerClusters(min_new_s=2.0)
+    assert add(clusters, 1, a, seconds=0.8).labels == ["S1"]  # nobody to match yet: it opens S1
+    assert add(clusters, 2, b, seconds=1.5).labels == ["S1"]  # short and unlike: the nearest voice
+    assert add(clusters, 3, a, seconds=3.0).labels == ["S1"]
+    outcome = add(clusters, 4, b, seconds=3.0)  # long and unlike: a voice of its own, and the short one joins it
+    assert outcome.labels == ["S2"]
+    assert [(r.utterance, r.label) for r in outcome.relabels] == [(2, "S2")]
 
 
-def test_the_count_is_capped_and_later_voices_go_to_the_best_match():
+def test_one_utterance_of_two_voices_is_labelled_by_segment():
+    a, b = apart(2)
+    clusters = SpeakerClusters()
+    add(clusters, 1, a)
+    add(clusters, 2, b)
+    outcome = clusters.add(3, [(30.0, 33.0, a), (33.0, 36.0, b)])
+    assert outcome.labels == ["S1", "S2"]
+    assert clusters.label_of(3) == "S2"  # the label of its end
+
+
+def test_the_count_is_capped_and_later_voices_go_to_the_nearest():
+    voices = apart(3)
     clusters = SpeakerClusters(max_speakers=2)
-    centers = [voice(1), voice(2), voice(3)]
-    assert [clusters.assign(c, 3.0).label for c in centers[:2]] == ["S1", "S2"]
-    third = clusters.assign(centers[2], 5.0)
-    assert third.label in ("S1", "S2") and not third.new
+    assert [add(clusters, n, v).labels[0] for n, v in enumerate(voices[:2])] == ["S1", "S2"]
+    add(clusters, 2, voices[2], seconds=5.0)
     assert len(clusters.speakers) == 2
     with pytest.raises(ValueError):
         SpeakerClusters(max_speakers=0)
 
 
-def test_match_changes_nothing():
+def test_match_changes_nothing_and_names_a_new_voice_by_the_label_it_would_open():
+    a, b = apart(2)
     clusters = SpeakerClusters()
-    assert clusters.match(voice(1)) == ""  # before anyone spoke
-    clusters.assign(voice(1), 3.0)
-    before = clusters.speakers[0].total.copy()
-    assert clusters.match(voice(1)) == "S1"
-    assert clusters.match(voice(2)) == ""  # under the threshold: maybe a new voice, not known yet
-    assert np.array_equal(clusters.speakers[0].total, before) and len(clusters.speakers) == 1
+    assert clusters.match(a) == "S1"  # the first voice is labelled at once, not left blank
+    add(clusters, 1, a)
+    before = [s.total.copy() for s in clusters.speakers]
+    assert clusters.match(a) == "S1"
+    assert clusters.match(b) == "S2"
+    assert [s.label for s in clusters.speakers] == ["S1"]
+    assert np.array_equal(clusters.speakers[0].total, before[0])
 
 
-def test_names_attach_to_labels():
+def test_a_known_voice_keeps_its_label_from_its_first_word():
+    a, b = apart(2)
     clusters = SpeakerClusters()
-    clusters.assign(voice(1), 3.0)
-    assert clusters.name_of("S1") == ""
-    clusters.set_name("S1", "Priya")
-    assert clusters.name_of("S1") == "Priya" and clusters.name_of("S9") == ""
+    known = clusters.know(b, 10.0)
+    assert known == "S1"
+    assert clusters.match(b) == "S1"
+    assert add(clusters, 1, a).labels == ["S2"]
+    assert add(clusters, 2, mix(b, a, 0.95)).labels == ["S1"]
 
 
 def test_bad_embeddings_are_refused():
     clusters = SpeakerClusters()
     with pytest.raises(ValueError):
-        clusters.assign(np.zeros(256), 3.0)
+        add(clusters, 1, np.zeros(256))
     with pytest.raises(ValueError):
-        clusters.assign(np.full(256, np.nan), 3.0)
+        add(clusters, 1, np.full(256, np.nan))
 
 
-def test_a_name_sticks_only_to_a_sure_label_and_the_first_one_holds():
-    a, b = voice(1), voice(2)
-    clusters = SpeakerClusters()
-    first = clusters.assign(a, 3.0)
-    assert clusters.introduce(first, "David") and clusters.name_of("S1") == "David"
-    clusters.assign(b, 3.0)  # S2
-    away = (b - a) / np.linalg.norm(b - a)
-    guess = clusters.assign(mix(b, away, 0.8), 1.0)  # short, nearest S2 but under the threshold: a guess
-    assert guess.label == "S2" and not clusters.introduce(guess, "And")
-    assert clusters.name_of("S2") == ""
-    sure = clusters.assign(b, 3.0)
-    assert clusters.introduce(sure, "Priya") and clusters.name_of("S2") == "Priya"
-    assert not clusters.introduce(clusters.assign(a, 3.0), "Dave") and clusters.name_of("S1") == "David"
+# --- change points ----------------------------------------------------------------------------------------
+
+
+def test_a_change_of_voice_inside_an_utterance_is_found_where_it_happens():
+    a, b = apart(2)
+    rng = np.random.default_rng(3)
+    starts = [0.77 * k for k in range(10)]  # partials every 0.77 s, 1.6 s long
+    partials = np.stack([utterance(a if t + 0.8 < 4.5 else b, 0.01, rng) for t in starts])
+    points = change_points(partials, starts)
+    assert len(points) == 1 and 3.5 < points[0] < 5.5
+    assert segments(0.0, 9.0, points) == [(0.0, points[0]), (points[0], 9.0)]
+
+
+def test_one_voice_is_not_split_and_too_few_partials_never_are():
+    a, b = apart(2)
+    rng = np.random.default_rng(4)
+    starts = [0.77 * k for k in range(8)]
+    assert change_points(np.stack([utterance(a, 0.01, rng) for _ in starts]), starts) == []
+    assert change_points(np.stack([a, a, b]), starts[:3]) == []  # a side needs two partials
+    with pytest.raises(ValueError):
+        change_points(np.stack([a, b]), starts[:3])
+
+
+# --- names ------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -142,3 +179,122 @@ def test_a_name_sticks_only_to_a_sure_label_and_the_first_one_holds():
 )
 def test_self_introductions(text, name):
     assert SpeakerNames.introduced(text) == name
+
+
+def names(naming: Naming) -> dict[str, str]:
+    return {label: name for label, (name, _) in naming.names.items()}
+
+
+def test_thanks_names_the_voice_that_spoke_before():
+    naming = Naming()
+    assert naming.heard(1, "Good morning, everyone. Let's start.", "S1", "S1") == []
+    changes = naming.heard(2, "Thanks, Alice. The website is almost ready.", "S2", "S2")
+    assert [(c.label, c.name, c.how, c.utterance) for c in changes] == [("S1", "Alice", "addressed", 2)]
+    # said by the voice that spoke before (one person going on): nobody is named
+    assert Naming().heard(1, "Thanks, Alice.", "S1", "S1") == []
+
+
+def test_a_question_to_someone_names_the_new_voice_that_answers():
+    naming = Naming()
+    naming.heard(1, "Welcome. Carol, can you walk us through the budget?", "S1", "S1")
+    changes = naming.heard(2, "Sure. The budget is on track.", "S2", "S2")
+    assert [(c.label, c.name) for c in changes] == [("S2", "Carol")]
+
+
+def test_a_known_voice_answering_a_request_with_a_reply_takes_the_name():
+    naming = Naming()
+    naming.heard(1, "Let's start.", "S1", "S1")
+    naming.heard(2, "The design work cost more money.", "S2", "S2")
+    naming.heard(3, "Thank you. Bob, can you send the cost report by Friday?", "S1", "S1")
+    assert names(naming) == {}
+    changes = naming.heard(4, "Yes, I will send the cost report on Friday.", "S2", "S2")
+    assert [(c.label, c.name) for c in changes] == [("S2", "Bob")]
+    # a known voice that just goes on talking is not the one addressed
+    other = Naming()
+    other.heard(1, "Let's start.", "S1", "S1")
+    other.heard(2, "The design work cost more money.", "S2", "S2")
+    other.heard(3, "Carol, please fix the search page.", "S1", "S1")
+    assert other.heard(4, "The design work cost more money than we planned.", "S2", "S2") == []
+
+
+def test_an_address_stays_open_until_a_new_voice_answers_it():
+    naming = Naming()
+    naming.heard(1, "Good morning.", "S1", "S1")
+    naming.heard(2, "Thanks, Alice. The page is slow.", "S2", "S2")
+    naming.heard(3, "Great. Carol, please fix the page.", "S1", "S1")
+    assert naming.heard(4, "The design cost more.", "S2", "S2") == []  # a known voice, no reply: not Carol
+    naming.heard(5, "Bob, can you send the report?", "S1", "S1")
+    assert [(c.label, c.name) for c in naming.heard(6, "Yes, I will send it.", "S2", "S2")] == [("S2", "Bob")]
+    assert [(c.label, c.name) for c in naming.heard(7, "Are we still launching?", "S3", "S3")] == [("S3", "Carol")]
+    assert names(naming) == {"S1": "Alice", "S2": "Bob", "S3": "Carol"}
+
+
+def test_an_address_left_unanswered_closes():
+    naming = Naming()
+    naming.heard(1, "Dana, can you take notes?", "S1", "S1")
+    for k in range(2, 8):
+        naming.heard(k, "We talk on.", "S1", "S1")
+    assert naming.heard(8, "Hello, sorry I am late.", "S2", "S2") == []
+
+
+def test_participants_name_the_last_voice_and_weaker_ways_never_override_stronger():
+    naming = Naming(["Ann", "Raj"])
+    naming.heard(1, "Hi, I'm Ann.", "S1", "S1")
+    changes = naming.heard(2, "Hello everyone.", "S2", "S2")
+    assert [(c.label, c.name, c.how) for c in changes] == [("S2", "Raj", "participants")]
+    assert naming.give("S2", "Ann", "addressed") is None  # held by S1
+    assert naming.give("S1", "Annie", "addressed") is None  # introduced is stronger
+    renamed = naming.give("S1", "Annie", "viewer")
+    assert renamed is not None and renamed.previous == "Ann" and naming.name_of("S1") == "Annie"
+    assert naming.give("S2", "Annie", "viewer") is None  # one name, one voice: never taken silently
+    assert naming.holder("annie") == "S1"
+
+
+def test_names_follow_a_merge():
+    naming = Naming()
+    naming.heard(1, "I'm Tom.", "S1", "S1")
+    naming.heard(2, "Hello.", "S2", "S2")
+    changes = naming.merged({"S1": "S2"})
+    assert [(c.label, c.name) for c in changes] == [("S2", "Tom")]
+    assert names(naming) == {"S2": "Tom"}
+
+
+def test_a_name_follows_its_utterance_when_reclustering_moves_it():
+    naming = Naming()
+    naming.heard(1, "This is David speaking.", "S1", "S1")
+    naming.heard(2, "My name is Priya.", "S2", "S2")
+    # Tom's first utterance was taken for David's voice: the first name holds, Tom's waits for his voice
+    assert naming.heard(3, "Hi, I'm Tom.", "S1", "S1") == []
+    assert names(naming) == {"S1": "David", "S2": "Priya"}
+    changes = naming.moved([(3, "S3", "S1")])  # more speech later: utterance 3 was a third voice
+    assert [(c.label, c.name, c.how) for c in changes] == [("S3", "Tom", "introduced")]
+    # and a name given to a voice whose utterance moves leaves with it (said, not silently)
+    changes = naming.moved([(1, "S4", "S1")])
+    assert [(c.label, c.name, c.previous) for c in changes] == [("S1", "", "David"), ("S4", "David", "")]
+
+
+def test_a_voice_heard_only_before_the_window_keeps_its_label_when_it_returns(monkeypatch):
+    import streamtwin.speakers.clusters as clusters_module
+
+    monkeypatch.setattr(clusters_module, "HISTORY", 4)
+    rng = np.random.default_rng(5)
+    a, b = apart(2)
+    clusters = SpeakerClusters()
+    assert add(clusters, 1, utterance(a, 0.02, rng)).labels == ["S1"]
+    for n in range(2, 8):  # B talks long enough for A to leave the window
+        assert add(clusters, n, utterance(b, 0.02, rng)).labels == ["S2"]
+    assert add(clusters, 8, utterance(a, 0.02, rng)).labels == ["S1"]
+
+
+def test_a_provisional_label_follows_the_clusterings_rule():
+    a = voice(1)
+    close = mix(a, voice(2), 0.7)  # ~0.76 from the voice's segments: the same voice if it is a spread one
+    clusters = SpeakerClusters()
+    rng = np.random.default_rng(2)
+    for n in range(3):
+        add(clusters, n, mix(a, utterance(voice(9), 0.1, rng), 0.97))  # a tight voice: its segments at 0.97
+    assert clusters.match(close) == "S2"  # too far from how alike that voice is with itself: a new voice
+    loose = SpeakerClusters()
+    for n in range(3):
+        add(loose, n, mix(a, utterance(voice(9 + n), 0.1, rng), 0.85))  # a spread voice: its segments at 0.83
+    assert loose.match(close) == "S1"

@@ -13,7 +13,7 @@ import pytest
 
 from streamtwin.speakers import encoder as ve
 from streamtwin.config import Config
-from streamtwin.events import TranscriptFinal, TranscriptPartial
+from streamtwin.events import SpeakerNamed, SpeakerTurns, TranscriptFinal, TranscriptPartial
 from streamtwin.speakers.speaker_stage import SpeakerStage, speakers_enabled
 
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -132,7 +132,10 @@ async def test_the_stage_labels_utterances_and_keeps_the_order():
     expected = []
     for turn in range(4):
         expected += [("TranscriptFinal", turn + 1), ("TranscriptFinal", turn + 1), ("TranscriptPartial", None)]
+    expected.insert(5, ("SpeakerNamed", 2))  # right after the final that ends the utterance that said it
     assert kinds == expected
+    named = next(e for e in emitted if isinstance(e, SpeakerNamed))
+    assert (named.speaker, named.name, named.how) == ("S2", "Tom", "introduced")
     ends = [e for e in emitted if isinstance(e, TranscriptFinal) and e.utterance_end]
     assert [e.speaker for e in ends] == ["S1", "S2", "S1", "S3"]
     assert [e.speaker_name for e in ends] == ["", "Tom", "", ""]
@@ -152,7 +155,7 @@ async def test_a_whole_partial_is_embedded_before_its_utterance_ends():
     stage.relay(final("Some words", 0.0, 1.8, 1))  # the first partial (0-1.6 s) is whole
     await asyncio.sleep(0.01)
     assert encoder.calls == [[0]]
-    assert emitted[-1].speaker == ""  # one partial is not enough to name a voice mid-utterance
+    assert emitted[-1].speaker == ""  # nothing was embedded yet when it came
     stage.relay(final("and more words.", 1.8, 3.9, 1, last=True))
     await stage.drain()
     assert 0 not in encoder.calls[-1] and encoder.calls[-1]  # the end embeds the rest, not the first again
@@ -213,6 +216,82 @@ async def test_a_failed_embedding_leaves_its_utterance_unlabelled_and_labelling_
     assert [e.speaker for e in emitted] == ["", "S1"]
 
 
+class TableEncoder:
+    """Embeds a partial by the level of the audio in it, through a table level -> vector."""
+
+    def __init__(self, table: dict[float, np.ndarray]) -> None:
+        self.table = table
+
+    def embed_partials(self, wav: np.ndarray, starts: list[int]) -> np.ndarray:
+        out = []
+        for start in starts:
+            level = float(np.abs(wav[start * ve.HOP : (start + ve.PARTIAL_FRAMES) * ve.HOP]).mean())
+            out.append(self.table[min(self.table, key=lambda k: abs(k - level))])
+        return np.array(out, dtype=np.float32)
+
+
+def unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v)
+
+
+async def test_an_utterance_of_two_voices_is_split_by_an_event_after_its_last_final():
+    a, b = np.zeros(256, dtype=np.float32), np.zeros(256, dtype=np.float32)
+    a[:2], b[1:3] = 1.0, 1.0  # cosine 0.5: two people
+    emitted = []
+    stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: TableEncoder({0.1: unit(a), 0.3: unit(b)}))
+    stage.push(np.concatenate([np.full(64000, 0.1, np.float32), np.full(64000, 0.3, np.float32)]))
+    stage.relay(final("First voice speaking.", 0.0, 3.9, 1))
+    stage.relay(final("Second voice answering.", 4.0, 7.9, 1, last=True))
+    await stage.drain()
+    turns = [e for e in emitted if isinstance(e, SpeakerTurns)]
+    assert [type(e).__name__ for e in emitted] == ["TranscriptFinal", "TranscriptFinal", "SpeakerTurns"]
+    assert turns[0].reason == "split"
+    (first, second) = turns[0].turns
+    assert (first["speaker"], second["speaker"]) == ("S1", "S2") and 3.0 < first["end"] == second["start"] < 5.0
+    assert first["start"] < 0.0 and second["end"] > 7.9  # the edges reach past the words (revisions move them)
+    assert emitted[1].speaker == "S2"  # the last final: the voice it ends with
+
+
+async def test_labels_found_to_be_one_voice_merge_by_an_event():
+    a = np.zeros(256)
+    a[0] = 1.0
+    far = unit(0.7 * a + np.sqrt(1 - 0.49) * np.eye(256)[1])  # one voice heard twice, at first unlike
+    between = unit(a + far)
+    emitted = []
+    table = {0.1: unit(a), 0.2: far, 0.3: between}
+    stage = SpeakerStage(Config(speaker_split_threshold=0.0), emitted.append, inline,
+                         encoder=lambda: TableEncoder(table))
+    for k, level in enumerate([0.1, 0.2, 0.3]):
+        stage.push(np.full(48000, level, dtype=np.float32))
+        stage.relay(final("Words.", 3.0 * k, 3.0 * k + 2.9, k + 1, last=True))
+        await stage.drain()
+    ends = [e.speaker for e in emitted if isinstance(e, TranscriptFinal)]
+    assert ends == ["S1", "S2", "S1"]
+    (merge,) = [e for e in emitted if isinstance(e, SpeakerTurns)]
+    assert merge.reason == "merged" and merge.merged == {"S2": "S1"}
+    assert [(t["utterance"], t["speaker"]) for t in merge.turns] == [(2, "S1")]
+    assert type(emitted[-1]) is SpeakerTurns  # after the final that brought the evidence
+
+
+async def test_a_rename_names_a_known_label_once_and_refuses_the_rest():
+    emitted = []
+    stage = SpeakerStage(Config(), emitted.append, inline, encoder=ToneEncoder)
+    with pytest.raises(ValueError, match="no voice is labelled S1"):
+        stage.rename("S1", "Alice")
+    stage.push(np.concatenate([np.full(48000, 0.1, np.float32), np.full(48000, 0.2, np.float32)]))
+    stage.relay(final("Hello there.", 0.0, 2.9, 1, last=True))
+    stage.relay(final("Hi.", 3.0, 5.9, 2, last=True))
+    await stage.drain()
+    stage.rename("S1", "Alice")
+    stage.rename("S1", "Alice")  # already so: nothing more is sent
+    named = [e for e in emitted if isinstance(e, SpeakerNamed)]
+    assert [(e.speaker, e.name, e.how) for e in named] == [("S1", "Alice", "viewer")]
+    with pytest.raises(ValueError, match="already names S1"):
+        stage.rename("S2", "alice")
+    with pytest.raises(ValueError, match="no voice is labelled S9"):
+        stage.rename("S9", "Bob")
+
+
 def test_old_audio_is_trimmed():
     stage = SpeakerStage(Config(), lambda e: None, inline, encoder=ToneEncoder)
     for _ in range(100):
@@ -242,13 +321,17 @@ async def test_three_voices_on_one_microphone_get_three_labels_and_their_names()
         stage.relay(final(turn["text"], turn["start"], middle, k + 1))
         stage.relay(final("...", middle, turn["end"], k + 1, last=True))
     await stage.drain()
-    ends = [e for e in emitted if isinstance(e, TranscriptFinal) and e.utterance_end]
+    labels = {e.utterance: e.speaker for e in emitted if isinstance(e, TranscriptFinal) and e.utterance_end}
+    for event in emitted:  # what a viewer holds at the end: the finals' labels, then the turns after them
+        if isinstance(event, SpeakerTurns):
+            labels.update({turn["utterance"]: turn["speaker"] for turn in event.turns})
+    names = {e.speaker: e.name for e in emitted if isinstance(e, SpeakerNamed)}
     truth = [turn["speaker"] for turn in meta["turns"]]
-    mapping = dict(zip(truth, (e.speaker for e in ends)))
-    assert len(set(mapping.values())) == 3, [e.speaker for e in ends]
-    assert [e.speaker for e in ends] == [mapping[who] for who in truth]
-    assert {e.speaker_name for e in ends if e.speaker_name} == {"David", "Priya", "Tom"}
-    assert all(e.speaker_name == who for e, who in zip(ends, truth))
+    shown = [labels[k + 1] for k in range(len(truth))]
+    mapping = dict(zip(truth, shown))
+    assert len(set(mapping.values())) == 3, shown
+    assert shown == [mapping[who] for who in truth]
+    assert {label: names.get(label) for label in mapping.values()} == {mapping[who]: who for who in mapping}
 
 
 def test_the_encoder_keeps_numpys_blas_to_one_thread():

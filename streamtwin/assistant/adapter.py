@@ -34,7 +34,16 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from streamtwin.alarm import Alarm
 from streamtwin.config import Config
-from streamtwin.events import Error, Event, TranscriptFinal, TranscriptPartial, TranscriptRevised, TwinState, VisionObservation
+from streamtwin.events import (
+    Error,
+    Event,
+    SpeakerNamed,
+    TranscriptFinal,
+    TranscriptPartial,
+    TranscriptRevised,
+    TwinState,
+    VisionObservation,
+)
 from streamtwin.assistant.generation import Generator
 from streamtwin.llm.backend import Backend, LLMError
 from streamtwin.assistant.llm_calls import Caller, StreamStats
@@ -166,6 +175,10 @@ class Assistant:
                 return
         elif isinstance(event, TranscriptRevised):
             self._on_revision(event)
+            return
+        elif isinstance(event, SpeakerNamed):  # a voice named late: the lines it said are that person's
+            if event.name:
+                self.twin_updater.name_voice(event.speaker, event.name)
             return
         elif isinstance(event, TranscriptPartial):
             for utterance in self.utterances.on_speech(event.start):

@@ -88,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_parser(commands)
     add_parsers(commands, _add_llm_flags, _csv)
 
+    from streamtwin.cli.voices import add_voices_parser
+
+    add_voices_parser(commands, _add_speech_flags, _csv)
+
     serve = commands.add_parser(
         "serve",
         help="run the live service: WebRTC in, websocket events out, the browser view",
@@ -285,6 +289,11 @@ def _add_speech_flags(parser: argparse.ArgumentParser) -> None:
         help="silence that ends an utterance and flushes it as final (default: 400)",
     )
     group.add_argument(
+        "--voices", default=None, metavar="DIR",
+        help="named voice profiles: a short clip (2 s of speech or more) or a saved .json per person, named after "
+        "them (Alice.wav); a known voice is named from its first utterance (streamtwin voices save makes them)",
+    )
+    group.add_argument(
         "--speakers", default=None, choices=["auto", "voice", "off"],
         help="who spoke on a shared microphone: voice labels finals S1, S2, ... by voice (the resemblyzer "
         "package from requirements-models.txt, ~1%% of a core); auto (default): voice when it is installed",
@@ -310,6 +319,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(str(exc))
     if args.command == "run":
         return _run_command(config, args)
+    if args.command == "voices":
+        from streamtwin.cli.voices import voices_command
+
+        return voices_command(config, args)
     code = run_subcommand(args.command, config, args)
     if code is not None:
         return code
@@ -375,6 +388,10 @@ async def _run(config: Config, source: str, webhooks: Any) -> int:
     with ExitStack() as files:
         try:
             fmt = output_format(config, terminal)
+            if config.voices:  # a bad profile folder fails before the models load
+                from streamtwin.speakers.profiles import load_profiles
+
+                load_profiles(config.voices)
             reader = MediaReader(source, realtime=realtime, video=config.vision)
             files.callback(reader.close)
             session = await build_session(config, source=redact(source), realtime=realtime)

@@ -32,6 +32,10 @@ async def serve(config: Config) -> int:
     webhooks = None
     try:
         backend = make_backend(config)  # cheap: a local model loads in start()
+        if config.voices:  # a bad profile folder fails now, not in the first session
+            from streamtwin.speakers.profiles import load_profiles
+
+            load_profiles(config.voices)
         webhooks = start_webhooks(config)
         factory = with_webhooks(make_session_factory(backend), webhooks)
         server = Server(config, session_factory=factory)  # refuses an unsafe bind

@@ -5,7 +5,8 @@ One implementation for both places a snapshot is made: a live session keeps one 
 log folds one for its viewers, or after a ``resume_gap`` (items are the logged bytes).  It holds who is in
 the room (each ``participant.joined`` not followed by their ``participant.left``), the current twin whole
 (the last ``twin.state`` with the ``twin.patch``es after it applied), the last ``vision.observation``, the
-finals of the last whole utterances (with their revisions) and each speaker's current partial.  Items keep
+finals of the last whole utterances (with their revisions), the ``speaker.turns`` since (who said which part, as
+relabelled), each voice label's latest ``speaker.named`` and each speaker's current partial.  Items keep
 their original seqs; the twin is a new ``twin.state``.  :attr:`seq` is the last seq folded: live events
 follow from there.
 
@@ -14,6 +15,7 @@ Plain class: no I/O, no clock.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -21,6 +23,8 @@ from streamtwin.events import (
     Event,
     ParticipantJoined,
     ParticipantLeft,
+    SpeakerNamed,
+    SpeakerTurns,
     TranscriptFinal,
     TranscriptPartial,
     TranscriptRevised,
@@ -47,6 +51,8 @@ class SnapshotFold(Generic[T]):
         self._observation: T | None = None
         self._recent: RecentUtterances[T] = RecentUtterances(recent_utterances or RECENT_UTTERANCES)
         self._partials: dict[str, T] = {}  # each speaker's current partial ("" when alone), if it shows text
+        self._turns: deque[T] = deque(maxlen=recent_utterances or RECENT_UTTERANCES)  # relabels of recent speech
+        self._names: dict[str, T] = {}  # voice label -> its latest speaker.named
 
     def add(self, event: Event, item: T) -> None:
         """The session's next event, and what a viewer is sent for it."""
@@ -64,6 +70,10 @@ class SnapshotFold(Generic[T]):
             self._recent.add(event, item)
         elif isinstance(event, TranscriptRevised):
             self._recent.revise(event.utterance, item)
+        elif isinstance(event, SpeakerTurns):
+            self._turns.append(item)
+        elif isinstance(event, SpeakerNamed):
+            self._names[event.speaker] = item
         elif isinstance(event, ParticipantJoined):
             self._participants[event.name] = item
         elif isinstance(event, ParticipantLeft):
@@ -77,5 +87,7 @@ class SnapshotFold(Generic[T]):
         if self._observation is not None:
             out.append(self._observation)
         out += self._recent.items()
+        out += self._turns
+        out += self._names.values()
         out += self._partials.values()
         return out

@@ -34,6 +34,7 @@ from streamtwin.service.protocol import (
     offer_sdp,
     parse_client_message,
     parse_hello,
+    parse_rename,
 )
 from streamtwin.service.registry import LiveSession
 from streamtwin.service.webrtc import OfferError
@@ -126,6 +127,15 @@ class Conversations:
             raise Refusal("hello_required", 'say hello first: {"type": "hello", "role": "publisher" | "viewer"}')
         if kind == "ask":
             self._ask(channel, live, message.get("text"))
+            return
+        if kind == "rename":  # anyone watching may name a voice; every viewer sees it (an event)
+            label, name = parse_rename(message)
+            if not isinstance(live, LiveSession):
+                raise Refusal("rename_elsewhere", "this session runs on another node: rename from a viewer there")
+            try:
+                live.session.rename_speaker(label, name)
+            except ValueError as exc:
+                raise Refusal("bad_rename", str(exc)) from None
             return
         if channel.role != "publisher":
             raise Refusal("not_publisher", f"only the publisher of a session may send {kind!r}")

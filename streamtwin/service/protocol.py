@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from streamtwin.rooms.roster import RosterError, clean_name
 from streamtwin.service.sdp_rules import offer_problem
 
-CLIENT_TYPES = ("hello", "offer", "end", "ask")
+CLIENT_TYPES = ("hello", "offer", "end", "ask", "rename")
 ROLES = ("publisher", "viewer")
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # matched whole (fullmatch): "$" would let "id\n" through
 MAX_DEPTH = 8  # hello options are the deepest thing a client sends; nothing needs more
@@ -170,3 +171,18 @@ def error_message(code: str, message: str, *, fatal: bool = False) -> str:
 def close_reason(text: str) -> str:
     """A close frame's reason holds at most 123 bytes of UTF-8."""
     return text.encode()[:120].decode(errors="ignore")
+
+
+VOICE_LABEL = re.compile(r"S[1-9][0-9]{0,2}")
+
+
+def parse_rename(message: dict[str, Any]) -> tuple[str, str]:
+    """A viewer's ``rename`` {``speaker``: a voice label, ``name``}: the label and the name, checked (the name as a
+    room's participant names are: printable, spaces folded, 1-40 characters); raises ``bad_rename``."""
+    label = message.get("speaker")
+    if not isinstance(label, str) or not VOICE_LABEL.fullmatch(label):
+        raise Refusal("bad_rename", 'rename needs "speaker": a voice label such as "S2"')
+    try:
+        return label, clean_name(message.get("name"))
+    except RosterError as exc:
+        raise Refusal("bad_rename", f"rename: {exc}") from None

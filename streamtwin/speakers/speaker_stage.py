@@ -32,9 +32,10 @@ import numpy as np
 
 from streamtwin.media.audio import SAMPLE_RATE
 from streamtwin.config import Config
-from streamtwin.events import Event, TranscriptFinal, TranscriptRevised
-from streamtwin.speakers.clusters import SpeakerClusters, SpeakerNames
+from streamtwin.events import Event, SpeakerNamed, SpeakerTurns, TranscriptFinal, TranscriptRevised
+from streamtwin.speakers.clusters import Outcome, SpeakerClusters
 from streamtwin.speakers.encoder import (
+    HOP,
     EncoderUnavailable,
     VoiceEncoder,
     average,
@@ -44,13 +45,17 @@ from streamtwin.speakers.encoder import (
     shared_encoder,
     weights_path,
 )
+from streamtwin.speakers.names import NameChange, Naming
+from streamtwin.speakers.profiles import load_profiles
+from streamtwin.speakers.turns import PARTIAL_S, change_points, segments
 
 log = logging.getLogger(__name__)
 
 # Partials are embedded as soon as the finals show they are whole, however few: the utterance's last final
 # waits only for the one or two its end completes. A partial alone costs what its share of a batch of three does
 # (16.5 ms, numpy's BLAS on one thread); waiting to batch three held that final for up to four.
-LABEL_AFTER_PARTIALS = 3  # a final in the middle of an utterance takes a label once this many are embedded
+LABEL_AFTER_PARTIALS = 1  # a final in the middle of an utterance takes a label once this many are embedded (~1.6 s)
+EDGE_S = 0.5  # a turn event reaches this far past its utterance's first and last word (revised words move a little)
 KEEP_S = 30.0  # audio kept behind the newest sample when no utterance needs older
 MAX_KEEP_S = 120.0  # never more, whatever an utterance still needs
 KEEP_LABELS = 16  # utterances whose label a late revision can still take
@@ -104,6 +109,14 @@ class SpeakerStage:
         self.clusters = SpeakerClusters(
             threshold=config.speaker_threshold, min_new_s=config.speaker_min_new_s, max_speakers=config.max_speakers
         )
+        self.naming = Naming(config.participants)
+        self._unannounced: set[str] = set()  # known voices (profiles) whose name no event has said yet
+        for profile in load_profiles(config.voices) if config.voices else []:
+            label = self.clusters.know(profile.embedding, profile.seconds)
+            self.naming.give(label, profile.name, "profile")
+            self._unannounced.add(label)
+        self.split_threshold = config.speaker_split_threshold
+        self._spans: dict[int, tuple[float, float]] = {}  # utterance -> (first word start, last word end)
         self._audio = np.zeros(0, dtype=np.float32)
         self._origin = 0  # absolute sample index of self._audio[0]
         self._open: _Utterance | None = None
@@ -145,6 +158,17 @@ class SpeakerStage:
             self._out(event)
         self._kick()
 
+    def rename(self, label: str, name: str) -> None:
+        """A viewer names a voice: ValueError for a label nobody has; nothing is sent when it already has that name."""
+        if self.clusters.speaker(label) is None:
+            known = ", ".join(s.label for s in self.clusters.speakers) or "none yet"
+            raise ValueError(f"no voice is labelled {label} (labels: {known})")
+        if self.naming.holder(name) not in ("", label):
+            raise ValueError(f"{name} already names {self.naming.holder(name)}: rename that voice first")
+        change = self.naming.give(label, name, "viewer")
+        if change is not None:
+            self._emit(self._named(change))
+
     async def drain(self) -> None:
         """Wait until every utterance is labelled and every held event emitted."""
         while not self.closed and (self._held or self._closing or self._job is not None):
@@ -178,8 +202,10 @@ class SpeakerStage:
             self._held.append(final)
             return
         if len(utterance.partials) >= LABEL_AFTER_PARTIALS:
-            label = self.clusters.match(average(np.stack(list(utterance.partials.values()))))
-            final.speaker, final.speaker_name = label, self.clusters.name_of(label)
+            # the best match of the newest partials (the voice may have changed since the utterance began)
+            recent = [utterance.partials[k] for k in sorted(utterance.partials)[-2 * LABEL_AFTER_PARTIALS:]]
+            label = self.clusters.match(average(np.stack(recent)))
+            final.speaker, final.speaker_name = label, self.naming.name_of(label)
         if self._held:
             self._held.append(final)
         else:
@@ -243,19 +269,77 @@ class SpeakerStage:
         assert final is not None
         if not utterance.partials:
             return
-        assignment = self.clusters.assign(average(np.stack(list(utterance.partials.values()))), utterance.duration)
-        name = SpeakerNames.introduced(" ".join(utterance.text))
-        if name and not self.clusters.introduce(assignment, name):
-            log.info("%s said the name %r but it was not taken (a guessed label, or named already)", assignment.label, name)
-        final.speaker = assignment.label
-        final.speaker_name = self.clusters.name_of(assignment.label)
-        self._labels[final.utterance] = (final.speaker, final.speaker_name)
-        while len(self._labels) > KEEP_LABELS:
-            del self._labels[next(iter(self._labels))]
+        spans = self._segments(utterance)
+        outcome = self.clusters.add(utterance.id, spans)
+        self._spans[utterance.id] = (utterance.start, utterance.end)
+        while len(self._spans) > 4 * KEEP_LABELS:
+            del self._spans[next(iter(self._spans))]
+        changes = self.naming.merged(outcome.merged)
+        changes += self.naming.moved([(r.utterance, r.label, r.was) for r in outcome.relabels])
+        changes += self.naming.heard(utterance.id, " ".join(utterance.text), outcome.labels[0], outcome.labels[-1])
+        after: list[Event] = []
+        if len(spans) > 1:  # one utterance, several voices: who said which part, right after its last final
+            after.append(SpeakerTurns(turns=[self._turn(utterance.id, a, b, label)
+                                             for (a, b, _), label in zip(spans, outcome.labels)], reason="split"))
+        if outcome.relabels:
+            after.append(self._relabelled(outcome))
+        after.extend(self._named(change) for change in changes)
+        for label in sorted(self._unannounced & set(outcome.labels)):  # a known voice's first words
+            self._unannounced.discard(label)
+            after.append(self._named(NameChange(label, self.naming.name_of(label), "profile", utterance.id)))
+        final.speaker = outcome.labels[-1]
+        final.speaker_name = self.naming.name_of(final.speaker)
+        self._remember(final.utterance, final.speaker)
+        position = next(i for i, e in enumerate(self._held) if e is final)
+        for k, event in enumerate(after):
+            event.media_time = final.media_time  # decided with that final: the media heard then
+            self._held.insert(position + 1 + k, event)
         self.embedded_audio_s += utterance.duration
         self.holds.append(time.perf_counter() - utterance.held_at)
-        log.debug("utterance %d (%.1f s) -> %s %s (similarity %.3f%s)", utterance.id, utterance.duration,
-                  assignment.label, final.speaker_name, assignment.similarity, ", new" if assignment.new else "")
+        log.debug("utterance %d (%.1f s) -> %s %s%s", utterance.id, utterance.duration, outcome.labels,
+                  final.speaker_name, f", new {outcome.new}" if outcome.new else "")
+
+    def _segments(self, utterance: _Utterance) -> list[tuple[float, float, np.ndarray]]:
+        """The utterance's stretches of one voice each, with their embeddings (the mean of their partials)."""
+        starts = sorted(utterance.partials)
+        partials = np.stack([utterance.partials[s] for s in starts])
+        times = [utterance.start + s * HOP / SAMPLE_RATE for s in starts]
+        points = change_points(partials, times, self.split_threshold) if self.split_threshold > 0 else []
+        out = []
+        for a, b in segments(utterance.start, utterance.end, points):
+            inside = [p for p, t in zip(partials, times) if a <= t + PARTIAL_S / 2 < b] or list(partials)
+            out.append((a, b, average(np.stack(inside))))
+        return out
+
+    def _turn(self, utterance: int, start: float, end: float, label: str) -> dict[str, Any]:
+        first, last = self._spans.get(utterance, (start, end))
+        start = start - EDGE_S if start <= first else start
+        end = end + EDGE_S if end >= last else end
+        return {"utterance": utterance, "start": round(start, 3), "end": round(end, 3), "speaker": label,
+                "speaker_name": self.naming.name_of(label)}
+
+    def _named(self, change: NameChange) -> SpeakerNamed:
+        log.info("%s is %s (%s, utterance %d)", change.label, change.name, change.how, change.utterance)
+        for utterance, (label, _) in list(self._labels.items()):
+            if label == change.label:
+                self._remember(utterance, label)
+        return SpeakerNamed(speaker=change.label, name=change.name, how=change.how, utterance=change.utterance,
+                            previous=change.previous)
+
+    def _relabelled(self, outcome: Outcome) -> SpeakerTurns:
+        """Earlier speech that moved voice: one event, so a viewer redraws once."""
+        for relabel in outcome.relabels:
+            if relabel.end >= self._spans.get(relabel.utterance, (0.0, 0.0))[1]:
+                self._remember(relabel.utterance, relabel.label)  # its revision, if still to come, takes it
+        turns = [self._turn(r.utterance, r.start, r.end, r.label) for r in outcome.relabels]
+        log.info("%d stretches of earlier speech relabelled%s", len(turns),
+                 f"; merged {outcome.merged}" if outcome.merged else "")
+        return SpeakerTurns(turns=turns, reason="merged" if outcome.merged else "recluster", merged=outcome.merged)
+
+    def _remember(self, utterance: int, label: str) -> None:
+        self._labels[utterance] = (label, self.naming.name_of(label))
+        while len(self._labels) > KEEP_LABELS:
+            del self._labels[next(iter(self._labels))]
 
     def _release(self) -> None:
         """Emit held events up to the next utterance end still waiting for its label."""

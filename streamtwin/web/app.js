@@ -49,6 +49,8 @@ function showMessage(text, kind = 'error', sticky = kind === 'error') {
 const gauges = new Gauges();
 const transcript = new TranscriptView({
   scroller: $('transcript'), follow: $('transcript-follow'), announcer: $('transcript-announcer'),
+  // A viewer names a voice: the server checks it and every viewer gets speaker.named (or this one an error).
+  onRename: (speaker, name) => ws?.send(JSON.stringify({ type: 'rename', speaker, name })),
 });
 let received = []; // every event of the session this page has seen: what the downloads are made of
 const twin = new TwinPanel((text) => showMessage(text, 'notice'));
@@ -108,6 +110,12 @@ function onEvent(event) {
       break;
     case 'vision.observation':
       keyframes.add(event);
+      break;
+    case 'speaker.turns':
+      transcript.turns(event);
+      break;
+    case 'speaker.named':
+      transcript.named(event);
       break;
     case 'participant.joined':
       transcript.participant(event);

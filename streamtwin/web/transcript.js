@@ -11,8 +11,10 @@ const ANNOUNCE_EVERY_MS = 400; // finals arriving together (a snapshot, a burst)
 const ANNOUNCED_KEPT = 3;
 
 export class TranscriptView {
-  constructor({ scroller, follow, announcer }) {
+  constructor({ scroller, follow, announcer, onRename = null }) {
     this.scroller = scroller;
+    this.onRename = onRename; // (label, name): a viewer names a voice (the server answers with speaker.named)
+    this.names = new Map(); // voice label -> its name (speaker.named)
     this.follow = follow;
     this.announcer = announcer;
     this.tentative = el('span', '', 'partial');
@@ -40,6 +42,7 @@ export class TranscriptView {
     this.scroller.replaceChildren();
     this.announcer.replaceChildren();
     this.slots.clear();
+    this.names.clear();
     this.follow.hidden = true;
     this.following = true;
   }
@@ -58,7 +61,9 @@ export class TranscriptView {
           this.stamp(this.current, event.start);
         }
         this.tentative.remove();
-        this.current.append(' ', el('span', text, 'final'));
+        const span = el('span', text, 'final');
+        Object.assign(span.dataset, { start: String(event.start), end: String(event.end), speaker: event.speaker || '' });
+        this.current.append(' ', span);
         this.label(this.current, event);
         this.announce(text);
       }
@@ -80,12 +85,36 @@ export class TranscriptView {
       if (!finals.length) return;
       const span = el('span', text, 'final revised');
       span.title = `revised once the utterance ended (was: ${normalise(event.replaces)})`;
+      Object.assign(span.dataset, { start: String(event.start), end: String(event.end), speaker: event.speaker || '' });
       finals[0].replaceWith(span);
       for (const old of finals.slice(1)) {
         if (old.previousSibling?.nodeType === Node.TEXT_NODE) old.previousSibling.remove();
         old.remove();
       }
     });
+  }
+
+  // Earlier speech changes voice (speaker.turns): the finals of each turn's utterance whose middle lies in it take
+  // its label; a paragraph that now holds two voices shows a tag where the voice changes.
+  turns(event) {
+    for (const turn of event.turns || []) {
+      const selector = `p.utterance[data-utterance="${Number(turn.utterance)}"]`;
+      for (const paragraph of this.scroller.querySelectorAll(selector)) {
+        for (const span of paragraph.querySelectorAll('.final')) {
+          const middle = (Number(span.dataset.start) + Number(span.dataset.end)) / 2;
+          if (middle >= turn.start && middle < turn.end) span.dataset.speaker = turn.speaker;
+        }
+        this.retag(paragraph);
+      }
+    }
+  }
+
+  // A voice takes a name (speaker.named): every tag of that voice shows it.
+  named(event) {
+    this.names.set(event.speaker, event.name);
+    for (const tag of this.scroller.querySelectorAll('.speaker')) {
+      if (tag.dataset.label === event.speaker) tag.textContent = event.name || event.speaker;
+    }
   }
 
   // A room's participant: their colour for the paragraphs they speak.
@@ -126,12 +155,51 @@ export class TranscriptView {
     if (!event.speaker) return;
     let tag = paragraph.querySelector('.speaker');
     if (!tag) {
-      tag = el('b', '', 'speaker');
+      tag = this.tag();
       paragraph.querySelector('time').after(' ', tag);
     }
-    tag.textContent = event.speaker_name || event.speaker;
-    tag.title = event.speaker;
-    const slot = this.slots.get(event.speaker) ?? (Number(event.speaker.replace(/\D/g, '')) - 1) % 8 + 1;
+    this.show(tag, event.speaker, event.speaker_name);
+    for (const span of paragraph.querySelectorAll('.final')) span.dataset.speaker = event.speaker; // the end's holds
+  }
+
+  // The paragraph's tags from its finals' voices: the first voice in the head tag, a tag at each change.
+  retag(paragraph) {
+    for (const inline of paragraph.querySelectorAll('.speaker.inline')) {
+      if (inline.previousSibling?.nodeType === Node.TEXT_NODE) inline.previousSibling.remove();
+      inline.remove();
+    }
+    let previous = null;
+    for (const span of paragraph.querySelectorAll('.final')) {
+      const voice = span.dataset.speaker;
+      if (!voice) continue;
+      if (previous === null) {
+        const head = paragraph.querySelector('.speaker');
+        if (head) this.show(head, voice);
+      } else if (voice !== previous) {
+        const tag = this.tag('inline');
+        this.show(tag, voice);
+        span.before(tag, ' ');
+      }
+      previous = voice;
+    }
+  }
+
+  tag(extra = '') {
+    const tag = el('b', '', extra ? `speaker ${extra}` : 'speaker');
+    tag.addEventListener('click', () => {
+      const label = tag.dataset.label;
+      if (!this.onRename || !/^S\d+$/.test(label || '')) return; // a room's participants keep their names
+      const name = window.prompt(`A name for ${label}`, this.names.get(label) || '');
+      if (name !== null) this.onRename(label, name);
+    });
+    return tag;
+  }
+
+  show(tag, label, name = '') {
+    tag.textContent = this.names.get(label) || name || label;
+    tag.title = /^S\d+$/.test(label) ? `${label}: click to name this voice` : label;
+    tag.dataset.label = label;
+    const slot = this.slots.get(label) ?? (Number(label.replace(/\D/g, '')) - 1) % 8 + 1;
     tag.dataset.voice = String(Number.isFinite(slot) ? slot : 1);
   }
 

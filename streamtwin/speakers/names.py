@@ -1,0 +1,196 @@
+"""Names for voices: what a speaker calls themselves, what others call them, and who decides.
+
+:class:`SpeakerNames` finds a speaker naming themselves ("Priya here", "I'm Tom", "my name is Sarah", "this is Dan
+speaking") in what they said.  :class:`Naming` reads each labelled utterance in turn and says which voice takes
+which name:
+
+* ``introduced``: the voice that says "I'm Tom" is Tom;
+* ``addressed``: "Thanks, Alice." (or "Thank you, Alice", "Sure thing, Alice.") names the voice that spoke just
+  before, when it is another voice; "Carol, please ..." / "Carol, can you ...?" / "..., Carol?" stays open for
+  the next few utterances (OPEN_FOR): a voice never heard before takes it, and so does an unnamed voice that
+  replies at once ("Yes, I will ...");
+* ``participants``: when as many voices were heard as ``--participants`` names, and one voice and one name are
+  left, they go together.
+
+A name already held by another voice is not given twice; the first name of a voice holds against later ones of
+the same strength, and a weaker way never overrides a stronger one (viewer > profile > introduced > addressed >
+participants).  A name goes with the voice of the utterance that gave it: when re-clustering moves that utterance
+to another label, the name moves too (the old label's loss is a change to ""), and a name that could not be given
+because that utterance's label had one already is given when the utterance moves to a label of its own.  Plain classes: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from streamtwin.twin import phrasings as say
+
+_NAME = r"(?P<name>[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)"
+# Words that follow "I'm" / "this is" capitalised without being a name ("I'm Sorry", "This is Monday").
+_NOT_A_NAME = frozenset(
+    """i okay ok sorry sure fine glad happy afraid not just here back done ready going still also really so very
+    good great well right new the a an it this that there what who how why when where monday tuesday wednesday
+    thursday friday saturday sunday january february march april may june july august september october november
+    december english american british assistant everyone everybody hello hi hey yes no thanks thank and but or
+    nor then now over out up down in on off come look get go see click sign wait stop hold listen please thinking
+    working talking calling speaking coming leaving still only even maybe probably""".split()
+)
+_PATTERNS = (
+    re.compile(rf"\b(?i:my name is|my name's)\s+{_NAME}"),
+    re.compile(rf"(?:^|[.!?]\s+|,\s*)(?i:i'm|i am)\s+{_NAME}(?=[,.!?]|\s+(?i:here|speaking|and|from|with)\b|$)"),
+    re.compile(rf"(?:^|[.!?,]\s*|\b(?i:hi|hello|hey|yes|okay|ok)\s+)(?i:this is)\s+{_NAME}(?=[,.!?]|\s+(?i:here|speaking)\b|$)"),
+    re.compile(rf"(?:^|[.!?]\s+|\b(?i:hi|hello|hey|yes|okay|ok),?\s+){_NAME}\s+(?i:here|speaking)\b"),
+)
+
+
+class SpeakerNames:
+    """Finds the name a speaker gives themselves in one utterance."""
+
+    @staticmethod
+    def introduced(text: str) -> str:
+        """"Priya here, ..." -> "Priya"; "" when the utterance names nobody as its speaker."""
+        text = " ".join(text.split())
+        for pattern in _PATTERNS:
+            for match in pattern.finditer(text):
+                name = match.group("name")
+                if name.lower() not in _NOT_A_NAME:
+                    return name
+        return ""
+
+
+# --- who takes which name -----------------------------------------------------------------------------
+
+STRENGTH = {"participants": 1, "addressed": 2, "introduced": 3, "profile": 4, "viewer": 5}
+_THANKED = re.compile(rf"^(?i:thanks|thank you|thanks a lot|thank you very much|cheers)[,.!]?\s+(?P<name>{say.NAME})"
+                      r"[,.!?]")
+_ASKED = re.compile(r"^(?:please|can you|could you|would you|will you|what|how|when|where|why|do you|are you|"
+                    r"have you)\b|\?$", re.IGNORECASE)
+OPEN_FOR = 5  # utterances an address ("Carol, please ...") stays open for its answer
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_REPLY = re.compile(r"^(?:yes|yeah|sure|okay|ok|of course|will do|no problem|i will|i'll|i can)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class NameChange:
+    label: str
+    name: str
+    how: str
+    utterance: int = 0
+    previous: str = ""
+
+
+def _a_name(name: str) -> bool:
+    return bool(name) and all(part.lower() not in say.NOT_NAMES and part.lower() not in _NOT_A_NAME
+                              for part in name.split())
+
+
+class Naming:
+    """Names for voice labels, decided utterance by utterance (see the module's docstring)."""
+
+    def __init__(self, participants: list[str] | tuple[str, ...] = ()) -> None:
+        self.names: dict[str, tuple[str, str]] = {}  # label -> (name, how)
+        self._evidence: dict[str, int] = {}  # label -> the utterance whose voice its name was given to
+        self._previous_utterance = 0
+        self._unplaced: list[tuple[str, str, int]] = []  # names whose voice's label had one: (name, how, utterance)
+        self.participants: list[str] = list(dict.fromkeys(p for p in participants if p))
+        self._previous = ""  # the voice that spoke last (its last segment)
+        self._asked: list[tuple[str, str, int]] = []  # open addresses: (name, asker, heard count when asked)
+        self._heard: set[str] = set()  # every label heard so far
+        self._count = 0  # utterances heard
+
+    def name_of(self, label: str) -> str:
+        return self.names.get(label, ("", ""))[0]
+
+    def holder(self, name: str) -> str:
+        """The label that holds ``name`` ("" if none)."""
+        return next((label for label, (n, _) in self.names.items() if n.casefold() == name.casefold()), "")
+
+    def give(self, label: str, name: str, how: str, utterance: int = 0, voice_of: int = 0) -> NameChange | None:
+        """Name a voice unless a stronger way named it already or another voice holds that name; ``voice_of``:
+        the utterance whose voice the name belongs to (the name follows it if re-clustering moves it)."""
+        name = " ".join(name.split())
+        current, current_how = self.names.get(label, ("", ""))
+        if not name or current == name or self.holder(name) not in ("", label):
+            return None
+        if current and STRENGTH[how] <= STRENGTH[current_how] and how != "viewer":  # the first one holds
+            if voice_of:  # unless that utterance turns out to be another voice (re-clustering): kept for then
+                self._unplaced.append((name, how, voice_of))
+            return None
+        self.names[label] = (name, how)
+        self._evidence[label] = voice_of
+        return NameChange(label, name, how, utterance, current)
+
+    def moved(self, relabels: list[tuple[int, str, str]]) -> list[NameChange]:
+        """Earlier speech moved to other labels ((utterance, label, was)): a name given to the voice of a moved
+        utterance leaves the label it was on (a change to "") and goes with it."""
+        changes: list[NameChange | None] = []
+        for utterance, label, was in relabels:
+            if utterance and self._evidence.get(was) == utterance and was in self.names:
+                name, how = self.names.pop(was)
+                del self._evidence[was]
+                changes.append(NameChange(was, "", how, utterance, name))
+                changes.append(self.give(label, name, how, utterance, utterance))
+            for entry in [e for e in self._unplaced if e[2] == utterance]:
+                self._unplaced.remove(entry)
+                changes.append(self.give(label, entry[0], entry[1], utterance, utterance))
+        return [c for c in changes if c is not None]
+
+    def merged(self, merged: dict[str, str]) -> list[NameChange]:
+        """Labels found to be one voice: a name on the label gone moves to the label kept, if that has none
+        (or a weaker one)."""
+        changes = []
+        for gone, into in merged.items():
+            name, how = self.names.pop(gone, ("", ""))
+            if name:
+                change = self.give(into, name, how)
+                changes.extend([change] if change else [])
+            self._heard.discard(gone)
+        return changes
+
+    def heard(self, utterance: int, text: str, first: str, last: str) -> list[NameChange]:
+        """One utterance, labelled ``first`` where it began and ``last`` where it ended: the names it settles."""
+        self._count += 1
+        self._asked = [a for a in self._asked if self._count - a[2] <= OPEN_FOR and not self.holder(a[0])]
+        sentences = [s for s in _SENTENCE.split(" ".join(text.split())) if s]
+        changes = [self._answered(utterance, sentences, first)]
+        introduced = SpeakerNames.introduced(text)
+        if introduced:
+            speaker = first if text.find(introduced) < len(text) / 2 else last
+            changes.append(self.give(speaker, introduced, "introduced", utterance, utterance))
+        for k, sentence in enumerate(sentences):
+            thanked = _THANKED.match(sentence) or say.ANSWERED.match(sentence)
+            if thanked and k == 0 and self._previous and self._previous != first and _a_name(thanked["name"]):
+                changes.append(self.give(self._previous, thanked["name"], "addressed", utterance,
+                                         self._previous_utterance))
+            vocative = say.VOCATIVE.match(sentence)
+            late = say.LATE_VOCATIVE.search(sentence) if sentence.endswith("?") else None
+            if vocative and _a_name(vocative["name"]) and _ASKED.search(vocative["rest"]):
+                self._asked.append((vocative["name"], last, self._count))
+            elif late and _a_name(late["name"]):
+                self._asked.append((late["name"], last, self._count))
+        self._heard.update({first, last})
+        self._previous, self._previous_utterance = last, utterance
+        changes.append(self._by_elimination(utterance))
+        return [c for c in changes if c is not None]
+
+    def _answered(self, utterance: int, sentences: list[str], voice: str) -> NameChange | None:
+        """Someone was asked by name in the last few utterances: a voice never heard before takes the latest open
+        address not asked by itself; a voice that replies ("Yes, I will ...") takes the latest one, if unnamed."""
+        open_ = [a for a in self._asked if a[1] != voice]
+        if not open_:
+            return None
+        replies = bool(sentences) and bool(say.FIRST_PERSON.search(sentences[0]) or _REPLY.match(sentences[0]))
+        if voice not in self._heard or (replies and voice not in self.names and open_[-1][2] == self._count - 1):
+            name = open_[-1][0]
+            self._asked = [a for a in self._asked if a[0] != name]
+            return self.give(voice, name, "addressed", utterance, utterance)
+        return None
+
+    def _by_elimination(self, utterance: int) -> NameChange | None:
+        """As many voices heard as ``--participants`` names, one of each left: they go together."""
+        unnamed = [label for label in sorted(self._heard) if label and label not in self.names]
+        free = [n for n in self.participants if not self.holder(n)]
+        if len(unnamed) == 1 and len(free) == 1 and len(self._heard - {""}) == len(self.participants):
+            return self.give(unnamed[0], free[0], "participants", utterance, utterance)
+        return None
