@@ -117,10 +117,15 @@ async def _serve_http(server, config: Config) -> None:  # type: ignore[no-untype
     web = uvicorn.Server(uvicorn.Config(gated, host=config.host, port=config.port, log_level="warning"))
     watcher = asyncio.ensure_future(server.watch())
     host = f"[{config.host}]" if ":" in config.host else config.host
-    sys.stderr.write(f"streamtwin: MCP at http://{host}:{config.port}/mcp\n")
+    serving = asyncio.ensure_future(web.serve())
     try:
-        await web.serve()
+        while not web.started and not serving.done():  # say where only once it listens there
+            await asyncio.sleep(0.01)
+        if web.started:
+            sys.stderr.write(f"streamtwin: MCP at http://{host}:{config.port}/mcp\n")
+        await serving
     finally:
+        serving.cancel()
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)
 
