@@ -9,8 +9,10 @@ which name:
   before, when it is another voice; "Carol, please ..." / "Carol, can you ...?" / "..., Carol?" stays open for
   the next few utterances (OPEN_FOR): a voice never heard before takes it, and so does an unnamed voice that
   replies at once ("Yes, I will ...");
-* ``participants``: when as many voices were heard as ``--participants`` names, and one voice and one name are
-  left, they go together.
+* ``participants`` (or ``addressed``): one voice left without a name and one name of the people present left free
+  go together: the ``--participants`` once as many voices were heard as it names, else the names said to someone
+  (not while the answer may still come), unless that voice said the name or spoke right after it was asked
+  without answering.
 
 A name already held by another voice is not given twice; the first name of a voice holds against later ones of
 the same strength, and a weaker way never overrides a stronger one (viewer > profile > introduced > addressed >
@@ -98,6 +100,8 @@ class Naming:
         self._asked: list[tuple[str, str, int]] = []  # open addresses: (name, asker, heard count when asked)
         self._heard: set[str] = set()  # every label heard so far
         self._count = 0  # utterances heard
+        self._addressed: list[str] = []  # names said to someone: people present
+        self._not: dict[str, set[str]] = {}  # name -> voices that cannot be it (said it, or let it pass unanswered)
 
     def name_of(self, label: str) -> str:
         return self.names.get(label, ("", ""))[0]
@@ -152,6 +156,9 @@ class Naming:
         """One utterance, labelled ``first`` where it began and ``last`` where it ended: the names it settles."""
         self._count += 1
         self._asked = [a for a in self._asked if self._count - a[2] <= OPEN_FOR and not self.holder(a[0])]
+        for name, asker, when in self._asked:
+            if when == self._count - 1 and first != asker:  # spoke right after someone was asked: them, or not
+                self._not.setdefault(name, set()).add(first)
         sentences = [s for s in _SENTENCE.split(" ".join(text.split())) if s]
         changes = [self._answered(utterance, sentences, first)]
         introduced = SpeakerNames.introduced(text)
@@ -163,12 +170,15 @@ class Naming:
             if thanked and k == 0 and self._previous and self._previous != first and _a_name(thanked["name"]):
                 changes.append(self.give(self._previous, thanked["name"], "addressed", utterance,
                                          self._previous_utterance))
+                self._present(thanked["name"], first)
             vocative = say.VOCATIVE.match(sentence)
             late = say.LATE_VOCATIVE.search(sentence) if sentence.endswith("?") else None
             if vocative and _a_name(vocative["name"]) and _ASKED.search(vocative["rest"]):
                 self._asked.append((vocative["name"], last, self._count))
+                self._present(vocative["name"], last)
             elif late and _a_name(late["name"]):
                 self._asked.append((late["name"], last, self._count))
+                self._present(late["name"], last)
         self._heard.update({first, last})
         self._previous, self._previous_utterance = last, utterance
         changes.append(self._by_elimination(utterance))
@@ -187,10 +197,24 @@ class Naming:
             return self.give(voice, name, "addressed", utterance, utterance)
         return None
 
+    def _present(self, name: str, said_by: str) -> None:
+        """``name`` was said to someone: a person present, and not the voice that said it."""
+        if name not in self._addressed:
+            self._addressed.append(name)
+        self._not.setdefault(name, set()).add(said_by)
+
     def _by_elimination(self, utterance: int) -> NameChange | None:
-        """As many voices heard as ``--participants`` names, one of each left: they go together."""
+        """One voice left without a name and one name of the people present left free (``--participants``, once as
+        many voices were heard as it names; or the names said to someone), and nothing says the voice is not
+        that person (it said the name, or spoke right after that name was asked without answering): together."""
         unnamed = [label for label in sorted(self._heard) if label and label not in self.names]
-        free = [n for n in self.participants if not self.holder(n)]
-        if len(unnamed) == 1 and len(free) == 1 and len(self._heard - {""}) == len(self.participants):
-            return self.give(unnamed[0], free[0], "participants", utterance, utterance)
+        if len(unnamed) != 1:
+            return None
+        if self.participants and len(self._heard - {""}) == len(self.participants):
+            free, how = [n for n in self.participants if not self.holder(n)], "participants"
+        else:
+            waiting = {name for name, _, _ in self._asked}  # asked, the answer may still come: not yet
+            free, how = [n for n in self._addressed if not self.holder(n) and n not in waiting], "addressed"
+        if len(free) == 1 and unnamed[0] not in self._not.get(free[0], set()):
+            return self.give(unnamed[0], free[0], how, utterance, utterance)
         return None
