@@ -313,3 +313,13 @@ def test_the_last_unnamed_voice_takes_the_last_name_said_to_someone_unless_it_le
     # a third voice, found late (after the address closed): the one name said to someone and still free
     assert [(c.label, c.name, c.how) for c in naming.heard(13, "Are we launching?", "S3", "S3")] == [
         ("S3", "Carol", "addressed")]
+
+
+def test_a_new_voice_that_ends_a_split_utterance_answers_an_open_address():
+    naming = Naming()
+    naming.heard(1, "Good morning.", "S1", "S1")
+    naming.heard(2, "Thanks, Alice. The page is slow.", "S2", "S2")
+    # one utterance, two voices: Alice asks Carol, Bob goes on; the ask is Alice's, not Bob's
+    naming.heard(3, "Great! Carol, please fix the page by Wednesday. The design work costs more.", "S1", "S2")
+    changes = naming.heard(4, "Yes, I will send the report. Are we still launching?", "S2", "S3")
+    assert [(c.label, c.name) for c in changes] == [("S3", "Carol")]

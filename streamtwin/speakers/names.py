@@ -160,12 +160,13 @@ class Naming:
             if when == self._count - 1 and first != asker:  # spoke right after someone was asked: them, or not
                 self._not.setdefault(name, set()).add(first)
         sentences = [s for s in _SENTENCE.split(" ".join(text.split())) if s]
-        changes = [self._answered(utterance, sentences, first)]
+        changes = [self._answered(utterance, sentences, first, last)]
         introduced = SpeakerNames.introduced(text)
         if introduced:
             speaker = first if text.find(introduced) < len(text) / 2 else last
             changes.append(self.give(speaker, introduced, "introduced", utterance, utterance))
         for k, sentence in enumerate(sentences):
+            said_by = first if text.find(sentence) < len(text) / 2 else last  # which voice of a split utterance
             thanked = _THANKED.match(sentence) or say.ANSWERED.match(sentence)
             if thanked and k == 0 and self._previous and self._previous != first and _a_name(thanked["name"]):
                 changes.append(self.give(self._previous, thanked["name"], "addressed", utterance,
@@ -174,27 +175,30 @@ class Naming:
             vocative = say.VOCATIVE.match(sentence)
             late = say.LATE_VOCATIVE.search(sentence) if sentence.endswith("?") else None
             if vocative and _a_name(vocative["name"]) and _ASKED.search(vocative["rest"]):
-                self._asked.append((vocative["name"], last, self._count))
-                self._present(vocative["name"], last)
+                self._asked.append((vocative["name"], said_by, self._count))
+                self._present(vocative["name"], said_by)
             elif late and _a_name(late["name"]):
-                self._asked.append((late["name"], last, self._count))
-                self._present(late["name"], last)
+                self._asked.append((late["name"], said_by, self._count))
+                self._present(late["name"], said_by)
         self._heard.update({first, last})
         self._previous, self._previous_utterance = last, utterance
         changes.append(self._by_elimination(utterance))
         return [c for c in changes if c is not None]
 
-    def _answered(self, utterance: int, sentences: list[str], voice: str) -> NameChange | None:
-        """Someone was asked by name in the last few utterances: a voice never heard before takes the latest open
-        address not asked by itself; a voice that replies ("Yes, I will ...") takes the latest one, if unnamed."""
-        open_ = [a for a in self._asked if a[1] != voice]
-        if not open_:
-            return None
+    def _answered(self, utterance: int, sentences: list[str], first: str, last: str) -> NameChange | None:
+        """Someone was asked by name in the last few utterances: a voice never heard before (where the utterance
+        begins, or ends) takes the latest open address not asked by itself; a voice that begins the utterance with
+        a reply ("Yes, I will ...") right after the address takes it, if unnamed."""
         replies = bool(sentences) and bool(say.FIRST_PERSON.search(sentences[0]) or _REPLY.match(sentences[0]))
-        if voice not in self._heard or (replies and voice not in self.names and open_[-1][2] == self._count - 1):
-            name = open_[-1][0]
-            self._asked = [a for a in self._asked if a[0] != name]
-            return self.give(voice, name, "addressed", utterance, utterance)
+        for voice in dict.fromkeys((first, last)):
+            open_ = [a for a in self._asked if a[1] != voice]
+            if not open_:
+                continue
+            new = voice not in self._heard
+            if new or (voice == first and replies and voice not in self.names and open_[-1][2] == self._count - 1):
+                name = open_[-1][0]
+                self._asked = [a for a in self._asked if a[0] != name]
+                return self.give(voice, name, "addressed", utterance, utterance)
         return None
 
     def _present(self, name: str, said_by: str) -> None:
