@@ -190,12 +190,10 @@ class Naming:
         begins, or ends) takes the latest open address not asked by itself; a voice that begins the utterance with
         a reply ("Yes, I will ...") right after the address takes it, if unnamed."""
         replies = bool(sentences) and bool(say.FIRST_PERSON.search(sentences[0]) or _REPLY.match(sentences[0]))
-        for voice in dict.fromkeys((first, last)):
+        new = [v for v in dict.fromkeys((first, last)) if v not in self._heard]  # a new voice first
+        for voice in [*new, first]:
             open_ = [a for a in self._asked if a[1] != voice]
-            if not open_:
-                continue
-            new = voice not in self._heard
-            if new or (voice == first and replies and voice not in self.names and open_[-1][2] == self._count - 1):
+            if open_ and (voice in new or (replies and voice not in self.names and open_[-1][2] == self._count - 1)):
                 name = open_[-1][0]
                 self._asked = [a for a in self._asked if a[0] != name]
                 return self.give(voice, name, "addressed", utterance, utterance)
