@@ -21,6 +21,8 @@ from playwright.async_api import async_playwright
 from streamtwin.config import Config
 from streamtwin.events import (
     SessionEnded,
+    SpeakerNamed,
+    SpeakerTurns,
     TranscriptFinal,
     TranscriptPartial,
     TranscriptRevised,
@@ -76,14 +78,30 @@ def spans_shown(events) -> int:
 
 
 def speakers_of(events) -> list[str]:
-    """Per utterance with text: the label of its last labelled final (the utterance end's holds for all)."""
-    who: dict[int, str] = {}
-    said: set[int] = set()
-    for final in (e for e in events if isinstance(e, TranscriptFinal)):
-        said |= {final.utterance} if final.text.strip() else set()
-        if final.speaker:
-            who[final.utterance] = final.speaker_name or final.speaker
-    return [who.get(u, "") for u in dict.fromkeys(e.utterance for e in events if isinstance(e, TranscriptFinal)) if u in said]
+    """Per utterance with text, as the page's head tag shows it: the label of its last labelled final (it holds for
+    all), then the voice ``speaker.turns`` gives its first final; the latest ``speaker.named`` name, else the
+    final's own name, else the label."""
+    first: dict[int, TranscriptFinal] = {}
+    who: dict[int, tuple[str, str]] = {}
+    names: dict[str, str] = {}
+    for event in events:
+        if isinstance(event, TranscriptFinal):
+            if event.text.strip():
+                first.setdefault(event.utterance, event)
+            if event.speaker:
+                who[event.utterance] = (event.speaker, event.speaker_name)
+        elif isinstance(event, SpeakerTurns):
+            for turn in event.turns:
+                head = first.get(turn["utterance"])
+                if head is not None and turn["start"] <= (head.start + head.end) / 2 < turn["end"]:
+                    who[turn["utterance"]] = (turn["speaker"], "")
+        elif isinstance(event, SpeakerNamed):
+            names[event.speaker] = event.name
+    shown = []
+    for utterance in first:
+        label, name = who.get(utterance, ("", ""))
+        shown.append(names.get(label) or name or label)
+    return shown
 
 
 def events_last_final(events, *, with_text: bool = False) -> TranscriptFinal:

@@ -47,3 +47,15 @@ def test_only_recent_numbered_utterances_can_be_revised():
     assert not rules.revise(3, "Okay.")  # the same words
     assert not rules.revise(0, "anything")  # unnumbered utterances are never revised
     assert [due for _, _, due in items(rules)] == ["Thursday"]
+
+
+def test_an_utterance_relabelled_to_another_voice_gives_its_task_to_that_voice():
+    from streamtwin.twin.revisable import RevisableRules
+
+    rules = RevisableRules()
+    rules.add("Good morning, this is David speaking.", "David", 1)
+    rules.add("I will fix the failing tests by Wednesday.", "David", 3)  # Tom, first taken for David's voice
+    assert rules.revise(3, speaker="Tom")
+    assert [(i["text"], i["owner"]) for i in rules.extractor.draft()["action_items"]] == [
+        ("fix the failing tests", "Tom")]
+    assert not rules.revise(3, speaker="Tom")  # nothing changed

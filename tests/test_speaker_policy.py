@@ -298,3 +298,28 @@ def test_a_provisional_label_follows_the_clusterings_rule():
     for n in range(3):
         add(loose, n, mix(a, utterance(voice(9 + n), 0.1, rng), 0.85))  # a spread voice: its segments at 0.83
     assert loose.match(close) == "S1"
+
+
+def test_the_last_unnamed_voice_takes_the_last_name_said_to_someone_unless_it_let_that_name_pass():
+    naming = Naming()
+    naming.heard(1, "Good morning.", "S1", "S1")
+    naming.heard(2, "Thanks, Alice. The page is slow.", "S2", "S2")
+    naming.heard(3, "Carol, please fix the page.", "S1", "S1")
+    naming.heard(4, "The design cost more.", "S2", "S2")  # spoke right after Carol was asked: not Carol
+    for k in range(5, 11):  # the address closes unanswered; S2 is still the only voice without a name
+        assert naming.heard(k, "We talk on.", "S1" if k % 2 else "S2", "S1" if k % 2 else "S2") == []
+    naming.heard(11, "Bob, can you send the report?", "S1", "S1")
+    assert [(c.label, c.name) for c in naming.heard(12, "Yes, I will.", "S2", "S2")] == [("S2", "Bob")]
+    # a third voice, found late (after the address closed): the one name said to someone and still free
+    assert [(c.label, c.name, c.how) for c in naming.heard(13, "Are we launching?", "S3", "S3")] == [
+        ("S3", "Carol", "addressed")]
+
+
+def test_a_new_voice_that_ends_a_split_utterance_answers_an_open_address():
+    naming = Naming()
+    naming.heard(1, "Good morning.", "S1", "S1")
+    naming.heard(2, "Thanks, Alice. The page is slow.", "S2", "S2")
+    # one utterance, two voices: Alice asks Carol, Bob goes on; the ask is Alice's, not Bob's
+    naming.heard(3, "Great! Carol, please fix the page by Wednesday. The design work costs more.", "S1", "S2")
+    changes = naming.heard(4, "Yes, I will send the report. Are we still launching?", "S2", "S3")
+    assert [(c.label, c.name) for c in changes] == [("S3", "Carol")]

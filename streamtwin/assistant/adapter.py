@@ -38,6 +38,7 @@ from streamtwin.events import (
     Error,
     Event,
     SpeakerNamed,
+    SpeakerTurns,
     TranscriptFinal,
     TranscriptPartial,
     TranscriptRevised,
@@ -179,6 +180,12 @@ class Assistant:
         elif isinstance(event, SpeakerNamed):  # a voice named late: the lines it said are that person's
             if event.name:
                 self.twin_updater.name_voice(event.speaker, event.name)
+            return
+        elif isinstance(event, SpeakerTurns):  # earlier utterances moved to another voice: their tasks go with it
+            if event.reason != "split":  # a split utterance stays one line under the voice it ended with
+                for turn in event.turns:
+                    self.twin_updater.respeak(turn["utterance"], turn["speaker_name"] or turn["speaker"])
+                self._show_rules_soon()
             return
         elif isinstance(event, TranscriptPartial):
             for utterance in self.utterances.on_speech(event.start):

@@ -80,6 +80,11 @@ class TwinUpdater:
         next update publishes what changed."""
         self.rules.revise(utterance, said)
 
+    def respeak(self, utterance: int, speaker: str) -> None:
+        """Utterance ``utterance`` turned out to be another voice's (a ``speaker.turns``): the rules read it, and
+        what followed, anew under that voice."""
+        self.rules.revise(utterance, speaker=speaker)
+
     def asked(self, question: str) -> None:
         """A question to the assistant: the assistant answers it, the twin does not list it as open."""
         self._asked.append(question)

@@ -9,8 +9,10 @@ which name:
   before, when it is another voice; "Carol, please ..." / "Carol, can you ...?" / "..., Carol?" stays open for
   the next few utterances (OPEN_FOR): a voice never heard before takes it, and so does an unnamed voice that
   replies at once ("Yes, I will ...");
-* ``participants``: when as many voices were heard as ``--participants`` names, and one voice and one name are
-  left, they go together.
+* ``participants`` (or ``addressed``): one voice left without a name and one name of the people present left free
+  go together: the ``--participants`` once as many voices were heard as it names, else the names said to someone
+  (not while the answer may still come), unless that voice said the name or spoke right after it was asked
+  without answering.
 
 A name already held by another voice is not given twice; the first name of a voice holds against later ones of
 the same strength, and a weaker way never overrides a stronger one (viewer > profile > introduced > addressed >
@@ -98,6 +100,8 @@ class Naming:
         self._asked: list[tuple[str, str, int]] = []  # open addresses: (name, asker, heard count when asked)
         self._heard: set[str] = set()  # every label heard so far
         self._count = 0  # utterances heard
+        self._addressed: list[str] = []  # names said to someone: people present
+        self._not: dict[str, set[str]] = {}  # name -> voices that cannot be it (said it, or let it pass unanswered)
 
     def name_of(self, label: str) -> str:
         return self.names.get(label, ("", ""))[0]
@@ -152,45 +156,67 @@ class Naming:
         """One utterance, labelled ``first`` where it began and ``last`` where it ended: the names it settles."""
         self._count += 1
         self._asked = [a for a in self._asked if self._count - a[2] <= OPEN_FOR and not self.holder(a[0])]
+        for name, asker, when in self._asked:
+            if when == self._count - 1 and first != asker:  # spoke right after someone was asked: them, or not
+                self._not.setdefault(name, set()).add(first)
         sentences = [s for s in _SENTENCE.split(" ".join(text.split())) if s]
-        changes = [self._answered(utterance, sentences, first)]
+        changes = [self._answered(utterance, sentences, first, last)]
         introduced = SpeakerNames.introduced(text)
         if introduced:
             speaker = first if text.find(introduced) < len(text) / 2 else last
             changes.append(self.give(speaker, introduced, "introduced", utterance, utterance))
         for k, sentence in enumerate(sentences):
+            said_by = first if text.find(sentence) < len(text) / 2 else last  # which voice of a split utterance
             thanked = _THANKED.match(sentence) or say.ANSWERED.match(sentence)
             if thanked and k == 0 and self._previous and self._previous != first and _a_name(thanked["name"]):
                 changes.append(self.give(self._previous, thanked["name"], "addressed", utterance,
                                          self._previous_utterance))
+                self._present(thanked["name"], first)
             vocative = say.VOCATIVE.match(sentence)
             late = say.LATE_VOCATIVE.search(sentence) if sentence.endswith("?") else None
             if vocative and _a_name(vocative["name"]) and _ASKED.search(vocative["rest"]):
-                self._asked.append((vocative["name"], last, self._count))
+                self._asked.append((vocative["name"], said_by, self._count))
+                self._present(vocative["name"], said_by)
             elif late and _a_name(late["name"]):
-                self._asked.append((late["name"], last, self._count))
+                self._asked.append((late["name"], said_by, self._count))
+                self._present(late["name"], said_by)
         self._heard.update({first, last})
         self._previous, self._previous_utterance = last, utterance
         changes.append(self._by_elimination(utterance))
         return [c for c in changes if c is not None]
 
-    def _answered(self, utterance: int, sentences: list[str], voice: str) -> NameChange | None:
-        """Someone was asked by name in the last few utterances: a voice never heard before takes the latest open
-        address not asked by itself; a voice that replies ("Yes, I will ...") takes the latest one, if unnamed."""
-        open_ = [a for a in self._asked if a[1] != voice]
-        if not open_:
-            return None
+    def _answered(self, utterance: int, sentences: list[str], first: str, last: str) -> NameChange | None:
+        """Someone was asked by name in the last few utterances: a voice never heard before (where the utterance
+        begins, or ends) takes the latest open address not asked by itself; a voice that begins the utterance with
+        a reply ("Yes, I will ...") right after the address takes it, if unnamed."""
         replies = bool(sentences) and bool(say.FIRST_PERSON.search(sentences[0]) or _REPLY.match(sentences[0]))
-        if voice not in self._heard or (replies and voice not in self.names and open_[-1][2] == self._count - 1):
-            name = open_[-1][0]
-            self._asked = [a for a in self._asked if a[0] != name]
-            return self.give(voice, name, "addressed", utterance, utterance)
+        new = [v for v in dict.fromkeys((first, last)) if v not in self._heard]  # a new voice first
+        for voice in [*new, first]:
+            open_ = [a for a in self._asked if a[1] != voice]
+            if open_ and (voice in new or (replies and voice not in self.names and open_[-1][2] == self._count - 1)):
+                name = open_[-1][0]
+                self._asked = [a for a in self._asked if a[0] != name]
+                return self.give(voice, name, "addressed", utterance, utterance)
         return None
 
+    def _present(self, name: str, said_by: str) -> None:
+        """``name`` was said to someone: a person present, and not the voice that said it."""
+        if name not in self._addressed:
+            self._addressed.append(name)
+        self._not.setdefault(name, set()).add(said_by)
+
     def _by_elimination(self, utterance: int) -> NameChange | None:
-        """As many voices heard as ``--participants`` names, one of each left: they go together."""
+        """One voice left without a name and one name of the people present left free (``--participants``, once as
+        many voices were heard as it names; or the names said to someone), and nothing says the voice is not
+        that person (it said the name, or spoke right after that name was asked without answering): together."""
         unnamed = [label for label in sorted(self._heard) if label and label not in self.names]
-        free = [n for n in self.participants if not self.holder(n)]
-        if len(unnamed) == 1 and len(free) == 1 and len(self._heard - {""}) == len(self.participants):
-            return self.give(unnamed[0], free[0], "participants", utterance, utterance)
+        if len(unnamed) != 1:
+            return None
+        if self.participants and len(self._heard - {""}) == len(self.participants):
+            free, how = [n for n in self.participants if not self.holder(n)], "participants"
+        else:
+            waiting = {name for name, _, _ in self._asked}  # asked, the answer may still come: not yet
+            free, how = [n for n in self._addressed if not self.holder(n) and n not in waiting], "addressed"
+        if len(free) == 1 and unnamed[0] not in self._not.get(free[0], set()):
+            return self.give(unnamed[0], free[0], how, utterance, utterance)
         return None

@@ -47,9 +47,9 @@ class RevisableRules:
     def rename(self, label: str, name: str) -> None:
         self._step(_Renamed(label, name))
 
-    def revise(self, utterance: int, text: str) -> bool:
-        """Utterance ``utterance`` reads ``text`` now: read it and everything after it again.  False
-        when it is not among the recent ones (or said the same)."""
+    def revise(self, utterance: int, text: str | None = None, speaker: str | None = None) -> bool:
+        """Utterance ``utterance`` reads ``text`` now, or was said by ``speaker`` (a voice relabelled): read it and
+        everything after it again.  False when it is not among the recent ones (or nothing changed)."""
         index = next(
             (i for i, (_, step) in enumerate(self._steps)
              if isinstance(step, _Said) and utterance and step.utterance == utterance),
@@ -60,12 +60,14 @@ class RevisableRules:
         steps = list(self._steps)
         before, said = steps[index]
         assert isinstance(said, _Said)
-        if said.text == text:
+        text = said.text if text is None else text
+        speaker = said.speaker if speaker is None else speaker
+        if said.text == text and said.speaker == speaker:
             return False
         self.extractor = copy.deepcopy(before)
         for _ in range(len(steps) - index):
             self._steps.pop()
-        self._step(_Said(said.utterance, text, said.speaker))
+        self._step(_Said(said.utterance, text, speaker))
         for _, step in steps[index + 1 :]:
             self._step(step)
         return True
