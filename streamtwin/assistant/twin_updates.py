@@ -60,6 +60,7 @@ class TwinUpdater:
         self.sighting: Sighting | None = None  # what set the scene the camera shows
         self._shown_digest: tuple[int, ...] = ()  # the rules' draft as of the last patch (what show_rules compares)
         self._voice_names: dict[str, str] = {}  # voice label -> the name it gave
+        self._respoken: list[tuple[str, str, str]] = []  # (task, "owner", old owner) moved by a speaker.turns
         self._asked: deque[str] = deque(maxlen=32)  # the latest questions to the assistant
         # Every entry the rules have drafted (the latest of each kind): what a revision may take back.
         self._drafted: dict[str, deque[Any]] = {
@@ -82,8 +83,14 @@ class TwinUpdater:
 
     def respeak(self, utterance: int, speaker: str) -> None:
         """Utterance ``utterance`` turned out to be another voice's (a ``speaker.turns``): the rules read it, and
-        what followed, anew under that voice."""
+        what followed, anew under that voice.  An owner that moves with it replaces the one already shown (the
+        twin keeps a shown owner unless a later statement replaced it, and this is one)."""
+        before = {entry["text"]: entry["owner"] for entry in self.rules.extractor.draft()["action_items"]}
         self.rules.revise(utterance, speaker=speaker)
+        for entry in self.rules.extractor.draft()["action_items"]:
+            old = before.get(entry["text"])
+            if old and old != entry["owner"]:
+                self._respoken.append((entry["text"], "owner", old))
 
     def asked(self, question: str) -> None:
         """A question to the assistant: the assistant answers it, the twin does not list it as open."""
@@ -126,7 +133,8 @@ class TwinUpdater:
         for kind, entries in self._drafted.items():
             entries.extend([e for e in draft[kind] if e not in entries])
         state = retracted_dropped(state, self._drafted, draft)
-        pruned = self.verifier.prune(merge_draft(state, draft, self.rules.extractor.superseded()), self.heard)
+        superseded = [*self.rules.extractor.superseded(), *self._respoken]
+        pruned = self.verifier.prune(merge_draft(state, draft, superseded), self.heard)
         assert pruned is not None
         owned = not_the_askers(owners_among(pruned, self.rules.extractor.persons()), self.rules.extractor.requests())
         return unowned_repeats_dropped(not_asked_of_us(owned, self._asked))
