@@ -368,3 +368,30 @@ async def test_a_hinted_stream_settles_early_when_its_speech_agrees(spoken, earl
     assert settled == [spoken] and stage.language == spoken
     assert min(model.undetermined) < 1.5  # the first window is decoded after a second of speech, not three
     assert (max(model.undetermined) < 3.0) == early  # and settles there, or (another language) waits for 3 s
+
+
+@pytest.mark.model
+async def test_a_window_that_can_never_be_cut_is_reported_without_asking_again_and_again(monkeypatch):
+    """take_job that reported its failure through deliver() asked for the same window again from inside the
+    engine's dispatch: a window that always fails recursed until the stack ran out."""
+    from streamtwin.media.audio import SAMPLE_RATE, AudioBuffer
+
+    real = load_engine(Config(llm="none"))
+    engine = SpeechEngine(FakeModel(), workers=1)
+    engine.model.multilingual, engine.model.languages = real.model.multilingual, real.model.languages
+    engine.model.path = real.model.path
+    events: list[object] = []
+    stage = SpeechStage(Config(llm="none", asr_language="en"), events.append, engine, wait_for_decodes=True)
+
+    def broken(self, start, end):
+        raise IndexError("window outside the buffer")
+
+    monkeypatch.setattr(AudioBuffer, "slice", broken)
+    audio = speech(4.0)
+    async with asyncio.timeout(60):
+        for start in range(0, len(audio), SAMPLE_RATE // 10):
+            await stage.push(audio[start : start + SAMPLE_RATE // 10])
+        await stage.finish()
+    errors = [e for e in events if isinstance(e, Error)]
+    assert errors and all(e.code == "asr_failed" for e in errors)
+    assert len(errors) <= 2 * len(audio) // (SAMPLE_RATE // 10)  # about one a push, not one per stack frame

@@ -198,14 +198,20 @@ class SpeechStage:
             return request, WindowJob(audio, request.prompt, language, beam, timestamps=revise,
                                       trim_loops=request.kind == "step", glossary=self._glossary)
         except Exception as exc:  # reported like a failed decode: nothing waits for it, nothing committed is lost
-            self.deliver(request, exc)
+            # Not asked for again from here (the engine is choosing its batch): the next audio asks.
+            self._apply(request, exc)
             return None
 
     def deliver(self, request: DecodeRequest, result: WindowResult | BaseException) -> None:
         """Apply one decode; whatever goes wrong is reported and transcription goes on."""
+        if self._apply(request, result):
+            self._request_if_due()
+
+    def _apply(self, request: DecodeRequest, result: WindowResult | BaseException) -> bool:
+        """The outcome of ``request``; False when finish() had stopped waiting for it (nothing more to ask)."""
         self._in_flight.remove(request)
         if self._stopped:  # finish() stopped waiting for this one and closed the utterance without it
-            return
+            return False
         try:
             if isinstance(result, BaseException):
                 raise result
@@ -223,7 +229,7 @@ class SpeechStage:
         finally:
             self._buffer.trim_before(self._policy.keep_from)
             self._settled.set()
-            self._request_if_due()
+        return True
 
     def hint_language(self, language: str) -> None:
         """The language this stream's speaker most likely speaks (a room's other participants speak it): while
