@@ -128,11 +128,7 @@ async def test_a_decode_that_fails_or_a_result_that_breaks_the_policy_never_stop
     from streamtwin.media.audio import SAMPLE_RATE
     from streamtwin.speech.agreement import StreamingTranscriber
 
-    real = load_engine(Config(llm="none"))
-    engine = SpeechEngine(FakeModel(fail_first=1), workers=1)
-    engine.model.multilingual = real.model.multilingual  # what the stage checks the language against
-    engine.model.languages = real.model.languages
-    engine.model.path = real.model.path
+    engine = fake_engine(FakeModel(fail_first=1), workers=1)
     events: list[object] = []
     stage = SpeechStage(Config(llm="none", asr_language="en"), events.append, engine, wait_for_decodes=True)
     original = StreamingTranscriber.on_decoded
@@ -176,6 +172,7 @@ class OverlapModel(FakeModel):
 
 
 def fake_engine(model: FakeModel, workers: int) -> SpeechEngine:
+    """An engine around a fake model that answers for the real one where the speech stage checks it."""
     real = load_engine(Config(llm="none"))
     engine = SpeechEngine(model, workers=workers)
     engine.model.multilingual = real.model.multilingual  # what the stage checks the language against
@@ -302,10 +299,7 @@ async def test_a_window_that_cannot_be_cut_is_a_failed_decode_not_a_hang(monkeyp
     finish() does not wait for a decode that never ran, and later windows are decoded."""
     from streamtwin.media.audio import SAMPLE_RATE, AudioBuffer
 
-    real = load_engine(Config(llm="none"))
-    engine = SpeechEngine(FakeModel(), workers=1)
-    engine.model.multilingual, engine.model.languages = real.model.multilingual, real.model.languages
-    engine.model.path = real.model.path
+    engine = fake_engine(FakeModel(), workers=1)
     events: list[object] = []
     stage = SpeechStage(Config(llm="none", asr_language="en"), events.append, engine, wait_for_decodes=True)
     original, calls = AudioBuffer.slice, {"n": 0}
@@ -352,11 +346,8 @@ async def test_a_hinted_stream_settles_early_when_its_speech_agrees(spoken, earl
     settles on the first confident window that agrees (1 s); one who speaks another language still waits."""
     from streamtwin.media.audio import SAMPLE_RATE
 
-    real = load_engine(Config(llm="none"))
     model = DetectingModel(spoken)
-    engine = SpeechEngine(model, workers=1)
-    engine.model.multilingual, engine.model.languages = real.model.multilingual, real.model.languages
-    engine.model.path = real.model.path
+    engine = fake_engine(model, workers=1)
     settled: list[str] = []
     stage = SpeechStage(Config(llm="none", asr_language="auto"), lambda e: None, engine, wait_for_decodes=True,
                         on_language=settled.append)
@@ -376,10 +367,7 @@ async def test_a_window_that_can_never_be_cut_is_reported_without_asking_again_a
     engine's dispatch: a window that always fails recursed until the stack ran out."""
     from streamtwin.media.audio import SAMPLE_RATE, AudioBuffer
 
-    real = load_engine(Config(llm="none"))
-    engine = SpeechEngine(FakeModel(), workers=1)
-    engine.model.multilingual, engine.model.languages = real.model.multilingual, real.model.languages
-    engine.model.path = real.model.path
+    engine = fake_engine(FakeModel(), workers=1)
     events: list[object] = []
     stage = SpeechStage(Config(llm="none", asr_language="en"), events.append, engine, wait_for_decodes=True)
 
