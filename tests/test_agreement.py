@@ -100,6 +100,19 @@ def test_words_heard_again_after_the_commit_point_are_not_committed_twice():
     assert [w.key for w in agreement.committed] == ["we", "decided", "to", "move", "it"]
 
 
+def test_a_word_a_later_decode_times_before_the_commit_point_starts_where_the_committed_ended():
+    # meeting_de at the file step: "mein" was committed ending at 28.962 and the next decode put the following
+    # word at 28.882: two finals overlapped.  What is committed never starts before what was committed ended.
+    agreement = LocalAgreement()
+    agreement.insert(words(("ich", 28.0, 28.4), ("mein", 28.5, 28.96)))
+    agreement.insert(words(("ich", 28.0, 28.4), ("mein", 28.5, 28.96), ("neue", 29.0, 29.3)))
+    assert agreement.committed_end == 28.96
+    agreed = agreement.insert(words(("neue", 28.88, 29.3), ("leute", 29.3, 29.6)))
+    assert [(w.key, w.start, w.end) for w in agreed] == [("neue", 28.96, 29.3)]
+    agreement.hypothesis = words(("leute", 29.25, 29.6), ("für", 29.6, 29.8))
+    assert [(w.key, w.start) for w in agreement.commit_all()] == [("leute", 29.3), ("für", 29.6)]
+
+
 def test_agreement_needs_hypotheses_heard_a_stride_apart():
     """Decodes a quarter second apart make the same mistake twice; agreement waits for more audio."""
     agreement = LocalAgreement(stride=0.5)

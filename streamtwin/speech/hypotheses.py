@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # A word as a decode reports it, window-relative: (text, start, end) or (text, start, end, probability).
 HeardWord = tuple[str, float, float] | tuple[str, float, float, float]
@@ -109,8 +109,7 @@ class LocalAgreement:
         keep = len(earlier) - 1 if earlier else 0
         self._history = self._history[keep:] + [(end, fresh)]
         self.hypothesis = fresh[len(agreed) :]
-        self._commit(agreed)
-        return agreed
+        return self._commit(agreed)
 
     def _agree_after(self, older: list[Word], newer: list[Word], i: int) -> bool:
         """Both hypotheses go on alike for ``substitute_after`` words after their ``i``-th."""
@@ -122,8 +121,7 @@ class LocalAgreement:
         """Commit hypothesis words that start before ``time`` (a pause edge)."""
         ready = [w for w in self.hypothesis if w.start < time]
         self.hypothesis = self.hypothesis[len(ready) :]
-        self._commit(ready)
-        return ready
+        return self._commit(ready)
 
     def commit_ending_by(self, time: float) -> list[Word]:
         ready: list[Word] = []
@@ -132,13 +130,11 @@ class LocalAgreement:
                 break
             ready.append(word)
         self.hypothesis = self.hypothesis[len(ready) :]
-        self._commit(ready)
-        return ready
+        return self._commit(ready)
 
     def commit_all(self) -> list[Word]:
         ready, self.hypothesis = self.hypothesis, []
-        self._commit(ready)
-        return ready
+        return self._commit(ready)
 
     def prompt(self, before: float, max_words: int = 40, read: Callable[[list[Word]], list[Word]] | None = None) -> str:
         """Committed words that precede the decode window: context, never a transcript of it.
@@ -150,11 +146,22 @@ class LocalAgreement:
         earlier = [w for w in self.committed if w.end <= before + 0.05]
         return join_words((read(earlier) if read else earlier)[-max_words:])
 
-    def _commit(self, words: list[Word]) -> None:
-        if words:
-            self.committed.extend(words)
+    def _commit(self, words: list[Word]) -> list[Word]:
+        """Commit ``words``; returned as committed: none starts before the previous one ended.  Two decodes
+        time a word boundary tens of milliseconds apart, and a word re-read up to 0.1 s before the commit point
+        is kept (:meth:`_drop_already_committed`), so a new final could start before the last one ended."""
+        floor = self.committed_end
+        placed = []
+        for word in words:
+            if word.start < floor:
+                word = replace(word, start=min(floor, word.end))
+            placed.append(word)
+            floor = max(floor, word.end)
+        if placed:
+            self.committed.extend(placed)
             del self.committed[: -self.KEEP_COMMITTED]
-            self.committed_end = words[-1].end
+            self.committed_end = placed[-1].end
+        return placed
 
     def _drop_already_committed(self, words: list[Word]) -> list[Word]:
         """Whisper re-reads audio before the commit point: skip what was already said."""
