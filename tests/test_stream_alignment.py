@@ -1,7 +1,8 @@
 """Streaming never drops or doubles speech: every sample, aligned word by word with the offline transcript.
 
-The stream is decoded at live density (a decode every 0.5 s of new audio) but as fast as the
-machine allows; offline is the same model over 30 s windows with beam search.  The two may differ
+The English samples with a script are decoded at live density (a decode every 0.5 s of new audio), the
+others at the file default (every 1.0 s: `run FILE`'s step), both as fast as the machine allows; offline is
+the same model over 30 s windows with beam search.  The two may differ
 in single words (a short window hears less), never in spans: a run of 2+ words present in one and
 absent from the other means words vanished at a commit point or were committed twice.
 """
@@ -25,6 +26,7 @@ from streamtwin.speech.wer import normalise, word_error_rate
 from streamtwin.speech.whisper import WindowJob
 
 SAMPLES = sorted(p for p in Path("samples").glob("*.wav") if p.with_suffix(".txt").is_file())
+LIVE_STEP = {"meeting", "standup", "shared_mic"}  # the rest at the file step: both commit cadences are checked
 
 
 def gaps(streamed: list[str], offline: list[str]) -> list[tuple[str, str]]:
@@ -100,7 +102,7 @@ def test_the_gap_finder_sees_drops_and_doubles():
 @pytest.mark.slow
 async def test_streaming_neither_drops_nor_doubles_words(sample, monkeypatch):
     meta = json.loads(sample.with_suffix(".json").read_text())
-    config = replace(Config(llm="none"), asr_step_s=0.5)
+    config = replace(Config(llm="none"), asr_step_s=0.5 if sample.stem in LIVE_STEP else 1.0)
     model = load_engine(config).model
     jobs: list[WindowJob] = []
     decode = model.decode

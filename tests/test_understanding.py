@@ -41,7 +41,7 @@ def run_standup(mode: str, *options: str) -> dict[str, Any]:
 @pytest.mark.slow
 @pytest.mark.xdist_group("llama")  # with the other llama.cpp tests (tests/test_llm_local.py)
 def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
-    result = run_standup("e2e", "--llm", "local", "--llm-model", "smollm2")
+    result = run_standup("e2e", "--llm", "local", "--llm-model", "smollm2", "--asr-model", "tiny.en")
     assert result["llm"] == "local" and result["llm_model"] == "smollm2"
     assert result["modes"]["e2e"]["speech"] == "run"
 
