@@ -13,8 +13,9 @@ Plain class: no I/O, no clock; times are media seconds passed in.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from streamtwin.events import TranscriptFinal, TranscriptRevised
@@ -29,6 +30,7 @@ class Utterance:
     fragments: int
     speaker: str = ""  # who said it ("Tom", or "S2" before the voice gave a name): the label of its last final
     number: int = 0  # the producer's utterance number (0: it numbers none), as a revision names it
+    words: tuple[tuple[str, float, float], ...] = ()  # (word, start, end) of its finals, where they were timed
 
 
 @dataclass
@@ -39,11 +41,34 @@ class _Open:
     end: float
     parts: list[str] = field(default_factory=list)
     speaker: str = ""
+    words: list[tuple[str, float, float]] = field(default_factory=list)
 
     def close(self) -> Utterance:
         return Utterance(
-            self.key, " ".join(self.parts), self.start, self.end, len(self.parts), self.speaker, self.producer_id
+            self.key, " ".join(self.parts), self.start, self.end, len(self.parts), self.speaker, self.producer_id,
+            tuple(self.words),
         )
+
+
+def split_at_turns(
+    words: Sequence[Sequence[Any]], turns: Sequence[tuple[float, float, str]]
+) -> list[tuple[str, str]]:
+    """An utterance's timed words as (text, speaker) parts, one per run of a voice: each word goes to the turn
+    (start, end, speaker) its middle lies in, a word outside every turn to the turn nearest it.  Two people
+    who speak without a pause make one utterance; what each said is theirs ("I will email the date" in
+    Alice's half stays Alice's when Bob ends the utterance)."""
+    if not turns:
+        return []
+    parts: list[tuple[str, str]] = []
+    for word, start, end in ((w[0], float(w[1]), float(w[2])) for w in words):
+        middle = (start + end) / 2
+        speaker = min(turns, key=lambda t: 0.0 if t[0] <= middle < t[1] else min(abs(middle - t[0]),
+                                                                                  abs(middle - t[1])))[2]
+        if parts and parts[-1][1] == speaker:
+            parts[-1] = (f"{parts[-1][0]} {word.strip()}", speaker)
+        elif word.strip():
+            parts.append((word.strip(), speaker))
+    return parts
 
 
 class UtteranceGrouper:
@@ -60,7 +85,8 @@ class UtteranceGrouper:
         return " ".join(self._open.parts) if self._open is not None else ""
 
     def add(
-        self, text: str, start: float, end: float, utterance: int = 0, utterance_end: bool = False, speaker: str = ""
+        self, text: str, start: float, end: float, utterance: int = 0, utterance_end: bool = False, speaker: str = "",
+        words: Sequence[Sequence[Any]] = (),
     ) -> list[Utterance]:
         """One final; returns the utterances it completed (before it, and its own if it ended one).
 
@@ -75,6 +101,7 @@ class UtteranceGrouper:
                 self._open = _Open(self._next_key, utterance, start, end)
                 self._next_key += 1
             self._open.parts.append(text)
+            self._open.words += [(str(w[0]), float(w[1]), float(w[2])) for w in words]
             self.last_key = self._open.key
             self._open.end = max(self._open.end, end)
         if speaker and self._open is not None:

@@ -22,6 +22,7 @@ PURE = {
     "streamtwin.assistant.answers",
     "streamtwin.assistant.context",
     "streamtwin.assistant.driver",
+    "streamtwin.assistant.voice_parts",
     "streamtwin.assistant.effort",
     "streamtwin.assistant.prompt_layout",
     "streamtwin.assistant.typed",

@@ -55,6 +55,7 @@ from streamtwin.vision.frames import observation_text
 from streamtwin.twin.heard import HeardIndex
 from streamtwin.vision.images import SCENE_CHANGE
 from streamtwin.utterances import Utterance, UtteranceGrouper
+from streamtwin.assistant.voice_parts import Parts, VoiceParts
 from streamtwin.assistant.prompts import NOTHING_NEW
 from streamtwin.assistant.summary import SummaryFolder
 from streamtwin.assistant.twin_updates import TwinJobs, TwinUpdater
@@ -101,6 +102,7 @@ class Assistant:
         self.generator = generator
         self.utterances = UtteranceGrouper()
         self._lines: dict[int, tuple[float, str, str]] = {}  # utterance number -> (at, line, text) in the window
+        self._voice_parts = VoiceParts(KEEP_LINES)  # who said what in an utterance that held several voices
         self._alarm = Alarm(clock, self.on_timer)
         self.media_time = 0.0  # the latest media time seen: where the assistant's own lines go in the window
         self._closed = False
@@ -164,10 +166,11 @@ class Assistant:
                 self.twin_updater.name_voice(event.speaker, event.speaker_name)
             done = self.utterances.add(
                 event.text, event.start, event.end, event.utterance, event.utterance_end,
-                event.speaker_name or event.speaker,
+                event.speaker_name or event.speaker, event.words,
             )
             for utterance in done:
                 line = self._on_utterance(utterance)
+                self._voice_parts.heard(utterance.number, utterance.words)
                 if event.utterance_end and utterance is done[-1]:
                     self._lines[event.utterance] = (utterance.start, line, utterance.text)
                     while len(self._lines) > KEEP_LINES:
@@ -181,11 +184,14 @@ class Assistant:
             if event.name:
                 self.twin_updater.name_voice(event.speaker, event.name)
             return
-        elif isinstance(event, SpeakerTurns):  # earlier utterances moved to another voice: their tasks go with it
-            if event.reason != "split":  # a split utterance stays one line under the voice it ended with
-                for turn in event.turns:
+        elif isinstance(event, SpeakerTurns):  # earlier speech moved to another voice: its tasks go with it
+            again = self._voice_parts.on_turns(event.turns, split=event.reason == "split")
+            for utterance, parts in again.items():
+                self._read_parts(utterance, parts)
+            for turn in event.turns:
+                if event.reason != "split" and turn["utterance"] not in again:
                     self.twin_updater.respeak(turn["utterance"], turn["speaker_name"] or turn["speaker"])
-                self._show_rules_soon()
+            self._show_rules_soon()
             return
         elif isinstance(event, TranscriptPartial):
             for utterance in self.utterances.on_speech(event.start):
@@ -228,16 +234,41 @@ class Assistant:
         """An utterance decoded again once it ended: the rules read it anew, its line in the window (while
         still in the tail) and what grounding has heard take the revised words; nothing is asked of the
         model for it."""
-        self.twin_updater.revise(revision.utterance, self._said_to_people(revision.text))
-        self._on_revised_question(revision)
+        self._on_revised_question(revision)  # first: it compares the revision with the first reading's line
+        parts = self._voice_parts.on_revision(revision.utterance, revision.words)
+        if parts:
+            self._read_parts(revision.utterance, parts)
+        else:
+            self.twin_updater.revise(revision.utterance, self._said_to_people(revision.text))
         said = self._lines.pop(revision.utterance, None)
-        if said is None:
+        if said is None or parts:
             return
         at, line, text = said
         revised = line[: len(line) - len(text)] + revision.text
         self.window.revise(at, line, revised)
         self._hear(revised, revision.text, revision.speaker_name or revision.speaker)
         self._show_rules_soon()
+
+    def _read_parts(self, utterance: int, parts: Parts) -> None:
+        """Utterance ``utterance`` held several voices: the rules read each part as its speaker's, its line in the
+        window (while still in the tail) names each, and what each said is theirs for grounding."""
+        if not parts:
+            return
+        *earlier, (last, last_speaker) = parts
+        self.twin_updater.split(utterance, [*earlier, (self._said_to_people(last), last_speaker)])
+        said = self._lines.get(utterance)
+        lines = [(f"{self._named(speaker)}: {text}", text, speaker) for text, speaker in parts]
+        if said is not None:
+            at, line, _ = said
+            joined = " | ".join(line for line, _, _ in lines)
+            if self.window.revise(at, line, joined):
+                self._lines[utterance] = (at, joined, joined)
+        for line, text, speaker in lines:
+            self._hear(line, text, speaker)
+
+    def _named(self, speaker: str) -> str:
+        """How a line names its speaker: a voice's label by the name it gave, once it gave one."""
+        return (self.twin_updater.voice_name(speaker) or speaker) if is_voice_label(speaker) else speaker
 
     def _on_revised_question(self, revision: TranscriptRevised) -> None:
         """A revised utterance that asks the assistant something: the twin knows it was asked, and the driver
@@ -259,9 +290,7 @@ class Assistant:
             self.twin_updater.add(said, speaker=utterance.speaker, utterance=utterance.number)
         # "Tom: I will ..." (or "S2: ..." while nobody knows the voice's name): the prompt says who "I" is.
         # The rules read the utterance first: a voice that answers "Mike, how about you?" is Mike's.
-        speaker = utterance.speaker
-        if is_voice_label(speaker):
-            speaker = self.twin_updater.voice_name(speaker) or speaker
+        speaker = self._named(utterance.speaker)
         line = f"{speaker}: {utterance.text}" if speaker else utterance.text
         self.window.add(utterance.start, line)
         # Heard as said: the rules' guess at a voice's name is no evidence that the name is a person's

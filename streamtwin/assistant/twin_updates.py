@@ -85,8 +85,16 @@ class TwinUpdater:
         """Utterance ``utterance`` turned out to be another voice's (a ``speaker.turns``): the rules read it, and
         what followed, anew under that voice.  An owner that moves with it replaces the one already shown (the
         twin keeps a shown owner unless a later statement replaced it, and this is one)."""
+        self._moving_owners(lambda: self.rules.revise(utterance, speaker=speaker))
+
+    def split(self, utterance: int, parts: list[tuple[str, str]]) -> None:
+        """Utterance ``utterance`` held several voices (a split ``speaker.turns``): each (text, speaker) part is
+        read as its voice's; owners move with it as with :meth:`respeak`."""
+        self._moving_owners(lambda: self.rules.split(utterance, parts))
+
+    def _moving_owners(self, reread: Callable[[], bool]) -> None:
         before = {entry["text"]: entry["owner"] for entry in self.rules.extractor.draft()["action_items"]}
-        self.rules.revise(utterance, speaker=speaker)
+        reread()
         for entry in self.rules.extractor.draft()["action_items"]:
             old = before.get(entry["text"])
             if old and old != entry["owner"]:

@@ -23,8 +23,7 @@ from streamtwin.twin.extract import RuleExtractor
 @dataclass(frozen=True)
 class _Said:
     utterance: int  # the speech stage's number, 0 when it gave none (never revised)
-    text: str
-    speaker: str
+    parts: tuple[tuple[str, str], ...]  # (text, speaker): one, or one per voice of an utterance that held several
 
 
 @dataclass(frozen=True)
@@ -42,7 +41,7 @@ class RevisableRules:
         self._steps: deque[tuple[RuleExtractor, _Said | _Renamed]] = deque(maxlen=keep)
 
     def add(self, text: str, speaker: str = "", utterance: int = 0) -> None:
-        self._step(_Said(utterance, text, speaker))
+        self._step(_Said(utterance, ((text, speaker),)))
 
     def rename(self, label: str, name: str) -> None:
         self._step(_Renamed(label, name))
@@ -50,24 +49,38 @@ class RevisableRules:
     def revise(self, utterance: int, text: str | None = None, speaker: str | None = None) -> bool:
         """Utterance ``utterance`` reads ``text`` now, or was said by ``speaker`` (a voice relabelled): read it and
         everything after it again.  False when it is not among the recent ones (or nothing changed)."""
-        index = next(
+        index = self._index(utterance)
+        if index is None:
+            return False
+        said = self._steps[index][1]
+        assert isinstance(said, _Said)
+        text = " ".join(part for part, _ in said.parts) if text is None else text
+        speaker = said.parts[-1][1] if speaker is None else speaker
+        return self._replace(index, ((text, speaker),))
+
+    def split(self, utterance: int, parts: list[tuple[str, str]]) -> bool:
+        """Utterance ``utterance`` held several voices: each (text, speaker) part is read as said by its own, and
+        everything after it again.  False when it is not among the recent ones (or nothing changed)."""
+        index = self._index(utterance)
+        return index is not None and bool(parts) and self._replace(index, tuple(parts))
+
+    def _index(self, utterance: int) -> int | None:
+        return next(
             (i for i, (_, step) in enumerate(self._steps)
              if isinstance(step, _Said) and utterance and step.utterance == utterance),
             None,
         )
-        if index is None:
-            return False
+
+    def _replace(self, index: int, parts: tuple[tuple[str, str], ...]) -> bool:
         steps = list(self._steps)
         before, said = steps[index]
         assert isinstance(said, _Said)
-        text = said.text if text is None else text
-        speaker = said.speaker if speaker is None else speaker
-        if said.text == text and said.speaker == speaker:
+        if said.parts == parts:
             return False
         self.extractor = copy.deepcopy(before)
         for _ in range(len(steps) - index):
             self._steps.pop()
-        self._step(_Said(said.utterance, text, speaker))
+        self._step(_Said(said.utterance, parts))
         for _, step in steps[index + 1 :]:
             self._step(step)
         return True
@@ -75,6 +88,7 @@ class RevisableRules:
     def _step(self, step: _Said | _Renamed) -> None:
         self._steps.append((copy.deepcopy(self.extractor), step))
         if isinstance(step, _Said):
-            self.extractor.add(step.text, step.speaker)
+            for text, speaker in step.parts:
+                self.extractor.add(text, speaker)
         else:
             self.extractor.rename(step.label, step.name)
