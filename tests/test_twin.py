@@ -116,6 +116,8 @@ def test_repair_coerces_types_and_drops_unknown_keys():
                 "Call the vendor",
                 {"task": "Fix search", "assignee": "Carol", "deadline": "Wednesday", "priority": 1},
                 {"text": "Ship", "owner": None, "due": 5},
+                {"text": "Email the date", "owner": "Bob", "due": "unassigned"},  # meeting.wav, Qwen
+                {"text": "Book the room", "owner": "Ann", "due": "N/A."},
             ],
             "open_questions": [42, None, {"q": "More support staff?"}],
             "decisions": ["Launch in June", "launch in june"],
@@ -132,6 +134,8 @@ def test_repair_coerces_types_and_drops_unknown_keys():
             {"id": "a1", "text": "Call the vendor", "owner": "unassigned", "due": ""},
             {"id": "a2", "text": "Fix search", "owner": "Carol", "due": "Wednesday"},
             {"id": "a3", "text": "Ship", "owner": "unassigned", "due": "5"},
+            {"id": "a4", "text": "Email the date", "owner": "Bob", "due": ""},
+            {"id": "a5", "text": "Book the room", "owner": "Ann", "due": ""},
         ],
         "open_questions": ["42", "More support staff?"],
         "decisions": ["Launch in June"],
@@ -408,6 +412,28 @@ def test_the_rules_draft_fills_what_the_model_missed_and_corrects_dates():
     assert merged["people"] == [{"name": "Steve"}]
     assert merged["decisions"] == ["Move the launch to June"] and len(merged["open_questions"]) == 1
     assert model_state["action_items"][0]["owner"] == "unassigned"  # the input is left alone
+
+
+def test_who_asked_someone_named_for_a_task_is_not_its_owner_even_when_the_model_says_so():
+    # Measured (samples/meeting.wav, local Qwen): the rules had Carol's "fix the search page" from Alice's "Carol,
+    # please fix the search page by Wednesday."; the model's update made it Alice's, and the model leads.
+    from streamtwin.twin.extract import RuleExtractor
+    from streamtwin.twin.merge import merge_draft
+
+    rules = RuleExtractor()
+    rules.add("Great. Carol, please fix the search page by Wednesday.", "Alice")
+    rules.add("Sure.", "Carol")
+    rules.add("Bob, can you send the cost report by Friday?", "S1")
+    model_state = state(action_items=[
+        {"id": "a1", "text": "fix the search page", "owner": "Alice", "due": "Wednesday"},
+        {"id": "a2", "text": "send the cost report", "owner": "S1", "due": "Friday"},
+    ])
+    merged = merge_draft(model_state, rules.draft(), rules.superseded())
+    assert [(i["text"], i["owner"]) for i in merged["action_items"]] == [
+        ("fix the search page", "Carol"), ("send the cost report", "Bob")]
+    own = RuleExtractor()  # asked of oneself by name is no request of another
+    own.add("Note to self: Carol, please fix the search page.", "Carol")
+    assert not [entry for entry in own.superseded() if entry[1] == "owner"]
 
 
 def test_an_unowned_item_that_repeats_an_owned_item_a_decision_or_an_open_question_goes():

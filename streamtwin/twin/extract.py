@@ -68,6 +68,7 @@ class RuleExtractor:
     _called_at: int = -1
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
     _requests: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of nobody named
+    _asked_of: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of someone named
     _open_at: int = -1  # the utterance that listed the last open question
     _speaker: str = ""  # who said the current utterance ("" without speaker labels)
     _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
@@ -130,8 +131,11 @@ class RuleExtractor:
 
     def superseded(self) -> list[tuple[str, str, str]]:
         """(task, field, old value) for every owner or due date a later statement replaced ("let Maria take
-        that instead", "No, Friday, not Thursday"): a model that kept the old value was not told the news."""
-        return [(item.text, name, old) for item in self.items for name, old in item.replaced]
+        that instead", "No, Friday, not Thursday"): a model that kept the old value was not told the news.
+        Who asked someone named for a task is no value of its owner either ("Carol, please fix the search
+        page", said by Alice: a small model made it Alice's)."""
+        asked = [(task, "owner", self._voices.get(label, label)) for task, label in self._asked_of]
+        return [(item.text, name, old) for item in self.items for name, old in item.replaced] + asked
 
     def draft(self) -> dict[str, Any]:
         """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
@@ -286,6 +290,8 @@ class RuleExtractor:
             return
         if asked:
             self._addressed = name
+            if self._label and self._label != name and self._speaker != name:
+                self._asked_of = [*self._asked_of[1 - _KEPT_REQUESTS :], (task_and_due(task)[0], self._label)]
         self._item(task, name, sentence)
 
     def _reassign(self, name: str) -> None:

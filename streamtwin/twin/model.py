@@ -248,6 +248,10 @@ def _coerce_people(value: Any) -> list[dict[str, str]]:
     return out[:MAX_ITEMS]
 
 
+# A placeholder where a date goes: a small model writes the owner's "unassigned" there too (meeting.wav, Qwen).
+_NO_DATE = {"", "unassigned", "none", "n/a", "na", "tbd", "unknown", "not said", "not specified", "null", "no date"}
+
+
 def _coerce_action_items(value: Any) -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     for item in _as_list(value):
@@ -257,6 +261,7 @@ def _coerce_action_items(value: Any) -> list[dict[str, str]]:
             continue
         owner = _as_text(_first(raw, "owner", "assignee", "who"), MAX_NAME) or ""
         due = _as_text(_first(raw, "due", "deadline", "due_date", "when"), MAX_NAME) or ""
+        due = "" if due.strip(" .-").lower() in _NO_DATE else due
         coerced = {"text": text, "owner": UNASSIGNED if names_nobody(owner) else owner, "due": due}
         given_id = _as_text(raw.get("id"), 16)
         if given_id:
