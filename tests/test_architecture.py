@@ -60,6 +60,7 @@ PURE = {
     "streamtwin.speech.transcript_out",
     "streamtwin.twin.due",
     "streamtwin.twin.extract",
+    "streamtwin.twin.outcomes",
     "streamtwin.twin.heard",
     "streamtwin.twin.merge",
     "streamtwin.twin.mirror",

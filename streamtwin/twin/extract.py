@@ -16,7 +16,6 @@ Plain class: no I/O, no clock.
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from streamtwin.twin import phrasings as say
 from streamtwin.twin.due import DATE, NOT_DATE, task_and_due
 from streamtwin.twin.heard import UNASSIGNED, key_words, overlap
+from streamtwin.twin.outcomes import OutcomeReader, same_entry
 from streamtwin.twin.phrasings import VOICE_LABEL, names, sentences
 
 _KEPT_REQUESTS = 16  # the latest requests asked of nobody named: a model's owner is checked against them
@@ -55,8 +55,7 @@ class _Item:
 class RuleExtractor:
     people: list[str] = field(default_factory=list)
     items: list[_Item] = field(default_factory=list)
-    decisions: list[str] = field(default_factory=list)
-    open_questions: list[str] = field(default_factory=list)
+    outcomes: OutcomeReader = field(default_factory=OutcomeReader)  # decisions and open questions
     _utterances: int = 0
     _addressed: str = ""  # the last person asked to do something
     _floor: str = ""  # the last person asked to speak ("Mike, how about you?"): "I will ..." is theirs
@@ -66,10 +65,8 @@ class RuleExtractor:
     _named_speakers: set[str] = field(default_factory=set)  # voices with a name: people too
     _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
     _called_at: int = -1
-    _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
     _requests: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of nobody named
     _asked_of: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of someone named
-    _open_at: int = -1  # the utterance that listed the last open question
     _speaker: str = ""  # who said the current utterance ("" without speaker labels)
     _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
     _someone: tuple[str, int, str] | None = None  # a task asked of anyone ("Can someone ...?"): task, when, who
@@ -94,13 +91,10 @@ class RuleExtractor:
         said = sentences(text)
         for index, sentence in enumerate(said):
             self._people(sentence, said[index + 1 :])
-            if sentence.endswith("?"):
-                self._questions = [*self._questions[-3:], (self._utterances, sentence)]
             self._correction(sentence)
             if not self._called_off(sentence):
                 self._action(sentence)
-            self._decision(sentence, said[index + 1 :])
-            self._open_question(sentence)
+            self.outcomes.read(sentence, said[index + 1 :], self._utterances)
 
     def rename(self, label: str, name: str) -> None:
         """A voice labelled ``label`` ("S2") gave its name: what it took on is that person's."""
@@ -147,8 +141,8 @@ class RuleExtractor:
                  "due": i.due}
                 for i in self.items
             ],
-            "decisions": list(self.decisions),
-            "open_questions": list(self.open_questions),
+            "decisions": list(self.outcomes.decisions),
+            "open_questions": list(self.outcomes.open_questions),
         }
 
     # --- phrasings ------------------------------------------------------------------
@@ -352,11 +346,7 @@ class RuleExtractor:
 
     def _confirms(self, task: str) -> bool:
         last = self.items[-1] if self.items else None
-        return bool(last and last.owner == self._addressed and self._same(last.text, task_and_due(task)[0]))
-
-    @staticmethod
-    def _same(a: str, b: str) -> bool:
-        return overlap(key_words(a), key_words(b)) >= 0.5
+        return bool(last and last.owner == self._addressed and same_entry(last.text, task_and_due(task)[0]))
 
     def _item(self, task: str, owner: str, sentence: str, first_person: bool = False) -> None:
         text = task_and_due(say.CLAUSE_END.split(task)[0])[0]
@@ -364,7 +354,7 @@ class RuleExtractor:
         if len(key_words(text)) < 1 or say.in_the_moment(text):
             return
         for item in reversed(self.items):
-            if self._same(item.text, text):  # said again: the newer words refine it
+            if same_entry(item.text, text):  # said again: the newer words refine it
                 if key_words(item.text) < key_words(text):  # "return it", then "return the coding test"
                     item.text = text
                 if owner and not (first_person and item.owner):  # a guessed owner never replaces a named one
@@ -389,39 +379,3 @@ class RuleExtractor:
             if old in item.due.lower():
                 item.change("due", re.sub(re.escape(old), new, item.due, flags=re.IGNORECASE))
                 return
-
-    def _decision(self, sentence: str, following: list[str]) -> None:
-        match = say.DECISION.search(sentence)
-        if not match or sentence.endswith("?") or say.denied(sentence, match.start()):
-            return  # "Did we decide ...?", "We have not agreed ..." decide nothing
-        what = re.sub(r"^(?:.*?:\s*|that\s+)", "", match.group("what")).strip(" .:,")
-        if len(key_words(what)) < 2 and following and not (what.lower().startswith("to ") and key_words(what)):
-            # "We decided one thing already. The first version ...": what was decided comes next,
-            # with the fragments speech recognition split off it ("20,000 for online ads. and no print ads.");
-            # "We decided to replace it." is whole.
-            rest = [following[0]] + list(itertools.takewhile(lambda s: s[:1].islower(), following[1:]))
-            what = " ".join(rest).strip(" .:,")
-        if len(key_words(what)) >= 1 and not any(self._same(what, d) for d in self.decisions):
-            self.decisions.append(what[0].upper() + what[1:])
-
-    def _open_question(self, sentence: str) -> None:
-        whether = say.WHETHER.search(sentence)
-        one_more = say.ONE_MORE.match(sentence) if self._open_at >= self._utterances - 1 else None
-        left_open = None if whether or one_more or sentence.endswith("?") else say.unsettled(sentence)
-        if not whether and not one_more and not left_open and not say.OPEN.search(sentence):
-            return
-        if left_open:
-            question = left_open
-        elif one_more:
-            question = one_more.group("what").strip()
-        elif whether:
-            question = whether.group("what").strip(" .?")
-        elif self._questions and self._questions[-1][0] >= self._utterances - 2:
-            # "That is still an open question": the question asked just before (with its lead-in).
-            last_at = self._questions[-1][0]
-            question = " ".join(q for at, q in self._questions if at == last_at)
-        else:
-            return
-        if len(key_words(question)) >= 1 and not any(self._same(question, q) for q in self.open_questions):
-            self.open_questions.append(question)
-            self._open_at = self._utterances

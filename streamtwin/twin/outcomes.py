@@ -1,0 +1,73 @@
+"""What a meeting settled and what it left open, read from its sentences by general grammar.
+
+Decisions ("We settled on the smaller venue.") and open questions ("We don't know yet whether the hall is free.",
+"That is still an open question" after the question it means).  The phrasings are in
+:mod:`streamtwin.twin.phrasings`; the owner-and-task grammar is the rule extractor's (:mod:`streamtwin.twin.extract`),
+which feeds this one.
+
+Plain class: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from streamtwin.twin import phrasings as say
+from streamtwin.twin.heard import key_words, overlap
+
+
+def same_entry(a: str, b: str) -> bool:
+    return overlap(key_words(a), key_words(b)) >= 0.5
+
+
+@dataclass
+class OutcomeReader:
+    decisions: list[str] = field(default_factory=list)
+    open_questions: list[str] = field(default_factory=list)
+    _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
+    _open_at: int = -1  # the utterance that listed the last open question
+
+    def read(self, sentence: str, following: list[str], utterance: int) -> None:
+        """One sentence of utterance number ``utterance``; ``following``: the rest of that utterance."""
+        if sentence.endswith("?"):
+            self._questions = [*self._questions[-3:], (utterance, sentence)]
+        self._decision(sentence, following)
+        self._open_question(sentence, utterance)
+
+    def _decision(self, sentence: str, following: list[str]) -> None:
+        match = say.DECISION.search(sentence)
+        if not match or sentence.endswith("?") or say.denied(sentence, match.start()):
+            return  # "Did we decide ...?", "We have not agreed ..." decide nothing
+        what = re.sub(r"^(?:.*?:\s*|that\s+)", "", match.group("what")).strip(" .:,")
+        if len(key_words(what)) < 2 and following and not (what.lower().startswith("to ") and key_words(what)):
+            # "We decided one thing already. The first version ...": what was decided comes next,
+            # with the fragments speech recognition split off it ("20,000 for online ads. and no print ads.");
+            # "We decided to replace it." is whole.
+            rest = [following[0]] + list(itertools.takewhile(lambda s: s[:1].islower(), following[1:]))
+            what = " ".join(rest).strip(" .:,")
+        if len(key_words(what)) >= 1 and not any(same_entry(what, d) for d in self.decisions):
+            self.decisions.append(what[0].upper() + what[1:])
+
+    def _open_question(self, sentence: str, utterance: int) -> None:
+        whether = say.WHETHER.search(sentence)
+        one_more = say.ONE_MORE.match(sentence) if self._open_at >= utterance - 1 else None
+        left_open = None if whether or one_more or sentence.endswith("?") else say.unsettled(sentence)
+        if not whether and not one_more and not left_open and not say.OPEN.search(sentence):
+            return
+        if left_open:
+            question = left_open
+        elif one_more:
+            question = one_more.group("what").strip()
+        elif whether:
+            question = whether.group("what").strip(" .?")
+        elif self._questions and self._questions[-1][0] >= utterance - 2:
+            # "That is still an open question": the question asked just before (with its lead-in).
+            last_at = self._questions[-1][0]
+            question = " ".join(q for at, q in self._questions if at == last_at)
+        else:
+            return
+        if len(key_words(question)) >= 1 and not any(same_entry(question, q) for q in self.open_questions):
+            self.open_questions.append(question)
+            self._open_at = utterance
