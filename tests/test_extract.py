@@ -340,6 +340,22 @@ def test_a_contracted_denial_decides_nothing_and_minutes_style_names_are_people(
     ("Final decision: the party moves to the garden.", "the party moves to the garden"),
     ("We've chosen the cheaper printer.", "the cheaper printer"),
     ("So it's settled, we keep the night shift as it is.", "we keep the night shift as it is"),
+    ("We opted for the cheaper flights.", "the cheaper flights"),
+    ("We picked the second candidate.", "the second candidate"),
+    ("In the end we voted to close the pool on Mondays.", "close the pool on Mondays"),
+    ("We went with the local caterer in the end.", "the local caterer in the end"),
+    ("Let's go ahead with the new timetable.", "the new timetable"),
+    ("The plan is to paint the hallway first.", "to paint the hallway first"),
+    ("The consensus is that we keep the old rota.", "we keep the old rota"),
+    ("Decision: the ward keeps two nurses at night.", "the ward keeps two nurses at night"),
+    ("Green walls it is.", "Green walls"),
+    ("Thursday it is, then.", "Thursday"),
+    ("The new price list, that's decided.", "The new price list"),
+    ("That's agreed: the site closes at six.", "the site closes at six"),
+    ("We move the stand-up to ten. That's final.", "We move the stand-up to ten"),
+    ("Okay, we have a decision: the trip goes to the coast.", "the trip goes to the coast"),
+    ("We selected the steel frame over the wooden one.", "the steel frame over the wooden one"),
+    ("It's settled then, the school fair is on the twelfth.", "the school fair is on the twelfth"),
 ])
 def test_everyday_ways_of_saying_a_decision(said, decided):
     assert [d.lower() for d in draft_of(said)["decisions"]] == [decided.lower()]
@@ -347,7 +363,9 @@ def test_everyday_ways_of_saying_a_decision(said, decided):
 
 @pytest.mark.parametrize("said", [
     "Should we go with the blue logo?", "We haven't settled on a date.", "Nobody has chosen a printer yet.",
-    "I'll go with you to the dentist.",
+    "I'll go with you to the dentist.", "I picked up the keys this morning.", "Is that final?",
+    "The plan is not ready yet.", "Nothing is decided yet.", "That's just how it is.",
+    "We will come back to this question next week.",
 ])
 def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     assert draft_of(said)["decisions"] == []
@@ -359,6 +377,33 @@ def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     ("We still need to figure out how to get the van back.", "how to get the van back"),
     ("We don't know yet whether the hall is free in June.", "the hall is free in June"),
     ("We haven't decided where the team lunch will be.", "where the team lunch will be"),
+    ("Whether we need a second van remains open.", "Whether we need a second van"),
+    ("The start date remains unresolved.", "The start date"),
+    ("We still don't know who will cover the night shift.", "who will cover the night shift"),
+    ("Nobody knows yet when the parts arrive.", "when the parts arrive"),
+    ("It's unclear whether the grant covers travel.", "the grant covers travel"),
+    ("We're not sure if the hall has parking.", "the hall has parking"),
+    ("It remains to be seen whether the parents will volunteer.", "the parents will volunteer"),
+    ("Still no decision on the new uniforms.", "the new uniforms"),
+    ("Let's park the question of overtime pay until next month.", "the question of overtime pay"),
+    ("We'll come back to the seating plan on Friday.", "the seating plan"),
 ])
 def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     assert draft_of(said)["open_questions"] == [open_question]
+
+
+@pytest.mark.parametrize("asked, put_off", [
+    ("How do we split the cost?", "That's still undecided."),
+    ("Do we rent or buy the scaffolding?", "Let's revisit that next week."),
+    ("Who takes the Saturday rota?", "We will come back to this question next week."),
+])
+def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_off):
+    assert draft_of(asked, put_off)["open_questions"] == [asked]
+
+
+@pytest.mark.parametrize("said", [
+    "We will come back to this question next week.", "Let's park the van behind the school.",
+    "I'm not sure I follow.",
+])
+def test_a_pointer_with_nothing_before_it_or_a_plain_errand_leaves_nothing_open(said):
+    assert draft_of(said)["open_questions"] == []

@@ -28,6 +28,7 @@ class OutcomeReader:
     open_questions: list[str] = field(default_factory=list)
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
     _open_at: int = -1  # the utterance that listed the last open question
+    _before: str = ""  # the statement before this sentence: what "That's final." settles
 
     def read(self, sentence: str, following: list[str], utterance: int) -> None:
         """One sentence of utterance number ``utterance``; ``following``: the rest of that utterance."""
@@ -35,26 +36,45 @@ class OutcomeReader:
             self._questions = [*self._questions[-3:], (utterance, sentence)]
         self._decision(sentence, following)
         self._open_question(sentence, utterance)
+        self._before = "" if sentence.endswith("?") else sentence
 
     def _decision(self, sentence: str, following: list[str]) -> None:
+        if sentence.endswith("?"):
+            return  # "Did we decide ...?" decides nothing
         match = say.DECISION.search(sentence)
-        if not match or sentence.endswith("?") or say.denied(sentence, match.start()):
-            return  # "Did we decide ...?", "We have not agreed ..." decide nothing
-        what = re.sub(r"^(?:.*?:\s*|that\s+)", "", match.group("what")).strip(" .:,")
+        if not match:
+            whole = say.decided_whole(sentence)  # "Green walls it is.", "That's final." (the sentence before)
+            if whole is not None:
+                self._decided(whole or self._before)
+            return
+        if say.denied(sentence, match.start()):
+            return  # "We have not agreed ..." decides nothing
+        what = re.sub(r"^(?:.*?:\s*|that\s+|then,?\s+)", "", match.group("what")).strip(" .:,")
         if len(key_words(what)) < 2 and following and not (what.lower().startswith("to ") and key_words(what)):
             # "We decided one thing already. The first version ...": what was decided comes next,
             # with the fragments speech recognition split off it ("20,000 for online ads. and no print ads.");
             # "We decided to replace it." is whole.
             rest = [following[0]] + list(itertools.takewhile(lambda s: s[:1].islower(), following[1:]))
             what = " ".join(rest).strip(" .:,")
+        elif not key_words(what) and not following:
+            what = self._before  # "We keep Fridays. It's settled."
+        self._decided(what)
+
+    def _decided(self, what: str) -> None:
+        what = what.strip(" .:,")
         if len(key_words(what)) >= 1 and not any(same_entry(what, d) for d in self.decisions):
             self.decisions.append(what[0].upper() + what[1:])
 
     def _open_question(self, sentence: str, utterance: int) -> None:
         whether = say.WHETHER.search(sentence)
         one_more = say.ONE_MORE.match(sentence) if self._open_at >= utterance - 1 else None
-        left_open = None if whether or one_more or sentence.endswith("?") else say.unsettled(sentence)
-        if not whether and not one_more and not left_open and not say.OPEN.search(sentence):
+        asked = sentence.endswith("?")
+        left_open = None if whether or one_more or asked else say.unsettled(sentence)
+        if left_open is None and not whether and not one_more and not asked:
+            left_open = say.deferred(sentence)  # "Let's park the question of overtime."
+        if left_open is not None and say.POINTS_BACK.match(left_open):
+            left_open = ""  # "That is still undecided.": the question just before
+        if not whether and not one_more and left_open is None and not say.OPEN.search(sentence):
             return
         if left_open:
             question = left_open

@@ -116,9 +116,25 @@ DECISION = re.compile(
     r"\b(?:we decided|we have decided|we've decided|decided to|we agreed|agreed|the decision is|let's go with|"
     r"we're going with|we are going with|we'll go with|we will go with|let's stick with|we're sticking with|"
     r"we are sticking with|we settled on|we've settled on|we have settled on|final decision|we chose|"
-    r"we've chosen|we have chosen|it's settled|it is settled)\b[:,]?\s*(?P<what>.*)",
+    r"we've chosen|we have chosen|it's settled|it is settled|"
+    r"we(?:'ve| have)? (?:opted for|picked|selected|went with|voted (?:for|to))|"
+    r"(?:let's|we'll|we will|we're going to) go ahead with|the plan is(?= to\b| that\b)|"
+    r"(?:the )?consensus is|we have a decision|decision(?=:)|"
+    r"(?:that's|that is|it's|it is) (?:decided|agreed|final|official)(?=:))\b[:,]?\s*(?P<what>.*)",
     re.IGNORECASE,
 )
+# What was decided said before the words that settle it: "Green walls it is.", "The price list, that's decided.",
+# "The venue is final.".  A pointer ("That's final.") means the sentence before.
+_SETTLED = r"(?:decided|agreed|final|settled|official)"
+DECIDED_WHOLE = (
+    re.compile(r"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]+?),?\s+it is(?:,?\s+then)?[.!]$", re.IGNORECASE),
+    re.compile(rf"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]*?)[,:;]?\s*\b(?:that's|that is|it's|it is)\s+"
+               rf"(?:now\s+|all\s+)?{_SETTLED}(?:,?\s+then)?[.!]$", re.IGNORECASE),
+    re.compile(rf"^(?:so,?\s+)?(?P<what>[^?]+?)\s+(?:is|are)\s+(?:now\s+)?{_SETTLED}[.!]$", re.IGNORECASE),
+)
+_ASKS = r"(?:whether|if|how|what|who|when|where|which|why)"
+# Said of nothing settled: "Nothing is decided yet.", "That's just how it is.", "I don't know what time it is."
+NOTHING = re.compile(r"^(?:nothing|none|not much)\b|\b(?:what|how|where|who|why|whatever|way|know)\b", re.IGNORECASE)
 # "We have not agreed ...", "We never decided ...": a denial, not a decision.
 DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno one|\bnobody)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
@@ -128,15 +144,36 @@ WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|w
 # A question left open without the word: "The budget is still up in the air.", "We still need to figure out
 # how ...", "We don't know yet whether ...", "We haven't decided where ...".
 UNSETTLED = (
-    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:is|are)\s+still\s+(?:open|undecided|unclear|"
-               r"up in the air|to be decided)\b", re.IGNORECASE),
+    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)(?:\s+is|\s+are|'s|'re)\s+still\s+(?:open|undecided|unclear|"
+               r"up in the air|to be decided|unresolved)\b", re.IGNORECASE),
+    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:still\s+)?remains?\s+(?:open|unresolved|unclear|"
+               r"undecided|an open (?:question|point|issue))\b", re.IGNORECASE),
     re.compile(r"\bwe\s+(?:still\s+)?(?:need|have)\s+to\s+(?:figure out|work out|find out|decide)\s+"
                r"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
-    re.compile(r"\bwe\s+(?:don't|do not)\s+(?:yet\s+)?know\s+(?:yet\s+)?(?=(?:whether|if|how|what|who|when|where|"
-               r"which)\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    re.compile(rf"\b(?:we\s+(?:still\s+)?(?:don't|do not)|nobody|no one)\s+(?:yet\s+|really\s+)?knows?\s+"
+               rf"(?:yet\s+)?(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bwe\s+(?:haven't|have not|didn't|did not)\s+(?:yet\s+)?(?:decided|agreed on|settled on|worked out|"
                r"figured out)\s+(?:yet\s+)?(?:whether\s+|if\s+)?(?P<what>.+?)(?:\s+yet)?[.!]?$", re.IGNORECASE),
+    re.compile(rf"\b(?:it's|it is)\s+(?:still\s+)?(?:unclear|not clear|not decided|undecided)\s+(?={_ASKS}\b)"
+               rf"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    re.compile(rf"\b(?:we're|we are|nobody is|no one is)\s+(?:still\s+)?(?:not\s+)?(?:sure|certain)\s+"
+               rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    re.compile(r"\bremains to be seen\s+(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    re.compile(r"\bstill no (?:decision|answer|agreement|word)\s+(?:on|about|yet on)\s+(?P<what>.+)", re.IGNORECASE),
 )
+# A question put off for later: "Let's park the question of overtime.", "We'll come back to the seating plan on
+# Friday.", "Let's revisit that next week." (a pointer: the question asked just before).  "Park" takes a topic
+# only ("let's park the van" is no question).
+_TOPIC = (r"(?:(?:the|this|that)\s+(?:\w+\s+)?(?:question|topic|issue|point|matter|discussion|subject)\b.*?"
+          r"|it|this|that)")
+DEFERRED = re.compile(
+    rf"\b(?:let's|let us|we'll|we will|we can|we should|we need to)\s+(?:(?:park|table)\s+(?P<topic>{_TOPIC})|"
+    r"(?:come back to|circle back to|circle back on|revisit|pick up)\s+(?P<what>.+?))"
+    r"(?:\s+(?:next|later|tomorrow|on|in|at|after|until|when|once|before)\b.*)?[.!]?$",
+    re.IGNORECASE,
+)
+POINTS_BACK = re.compile(r"^(?:this|that|it|this one|that one|(?:this|that|the) (?:question|point|topic|issue))$",
+                         re.IGNORECASE)
 # "And should we build it for phones first, or for the web?" right after an open question: one more.
 ONE_MORE = re.compile(r"^(?:and|also|or|plus)\b,?\s+(?P<what>.+)\?$", re.IGNORECASE)
 # "My manager will call you back tomorrow.": a task taken by someone known only by their role (unassigned).
@@ -186,6 +223,28 @@ def unsettled(sentence: str) -> str | None:
         if match:
             return match.group("what").strip(" .?!,")
     return None
+
+
+def decided_whole(sentence: str) -> str | None:
+    """What a sentence settles when it names it before the settling words ("Green walls it is."): its words,
+    "" for a pointer to the sentence before ("That's final."), or None."""
+    for pattern in DECIDED_WHOLE:
+        match = pattern.search(sentence)
+        if match:
+            what = match.group("what").strip(" .,:;")
+            if NOTHING.search(what) or DENIED.search(what + " "):
+                return None  # "Nothing is decided yet.", "What time it is."
+            return "" if POINTS_BACK.match(what) or not what else what
+    return None
+
+
+def deferred(sentence: str) -> str | None:
+    """What a sentence puts off for later ("Let's park the pricing question."), "" for a pointer, or None."""
+    match = DEFERRED.search(sentence)
+    if not match or sentence.endswith("?"):
+        return None
+    what = (match.group("topic") or match.group("what") or "").strip(" .!,")
+    return "" if POINTS_BACK.match(what) else what
 
 
 def denied(sentence: str, keyword_at: int) -> bool:
