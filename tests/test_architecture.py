@@ -62,6 +62,7 @@ PURE = {
     "streamtwin.twin.extract",
     "streamtwin.twin.outcomes",
     "streamtwin.twin.heard",
+    "streamtwin.twin.item_ids",
     "streamtwin.twin.merge",
     "streamtwin.twin.mirror",
     "streamtwin.twin.model",

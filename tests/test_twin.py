@@ -12,9 +12,9 @@ from streamtwin.twin.model import (
     TWIN_SCHEMA,
     TwinModel,
     empty_state,
-    assign_ids,
     extract_json,
 )
+from streamtwin.twin.item_ids import assign_ids
 from streamtwin.twin.heard import HeardIndex, key_words, support
 from streamtwin.twin.verifier import Verifier
 

@@ -25,7 +25,8 @@ from streamtwin.assistant.effort import Effort, EffortPolicy
 from streamtwin.twin.heard import HeardIndex
 from streamtwin.vision.images import Sighting, settle_scene
 from streamtwin.twin.revisable import RevisableRules
-from streamtwin.twin.model import MAX_ITEMS, TWIN_RESPONSE_FORMAT, TwinModel, assign_ids
+from streamtwin.twin.item_ids import assign_ids
+from streamtwin.twin.model import MAX_ITEMS, TWIN_RESPONSE_FORMAT, TwinModel
 from streamtwin.twin.merge import (
     merge_draft, not_asked_of_us, not_the_askers, owners_among, retracted_dropped, unowned_repeats_dropped,
 )

@@ -14,7 +14,8 @@ import copy
 from typing import Any, Collection
 
 from streamtwin.twin.heard import UNASSIGNED, jaccard, key_words, name_tokens, overlap
-from streamtwin.twin.model import MAX_ITEMS, same_task
+from streamtwin.twin.item_ids import same_task
+from streamtwin.twin.model import MAX_ITEMS
 
 
 def merge_draft(

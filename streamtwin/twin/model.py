@@ -21,7 +21,8 @@ from typing import Any
 import jsonpatch
 from jsonschema import Draft202012Validator
 
-from streamtwin.twin.heard import UNASSIGNED, jaccard, key_words, names_nobody
+from streamtwin.twin.heard import UNASSIGNED, names_nobody
+from streamtwin.twin.item_ids import assign_ids, id_number
 
 MAX_ITEMS = 20
 MAX_TEXT = 300
@@ -270,58 +271,6 @@ def _coerce_action_items(value: Any) -> list[dict[str, str]]:
     return out[:MAX_ITEMS]
 
 
-# --- stable item ids ------------------------------------------------------------------
-
-ITEM_ID_PREFIX = "a"
-
-
-def _id_number(item_id: str) -> int:
-    digits = item_id[len(ITEM_ID_PREFIX) :]
-    return int(digits) if item_id.startswith(ITEM_ID_PREFIX) and digits.isdigit() else 0
-
-
-def same_task(a: dict[str, str], b: dict[str, str]) -> float:
-    """How surely two action items are one task: word overlap, helped by a shared named owner."""
-    overlap = jaccard(key_words(a["text"]), key_words(b["text"]))
-    same_owner = a["owner"].lower() == b["owner"].lower() and a["owner"] != UNASSIGNED
-    return overlap + (0.25 if same_owner else 0.0)
-
-
-def assign_ids(items: list[dict[str, str]], previous: list[dict[str, str]], last_id: int) -> list[dict[str, str]]:
-    """Give every item a stable id: the id of the previous item it continues (a reworded
-    or corrected task keeps its id), else a new one after ``last_id``.  Near-duplicates
-    within ``items`` merge into one (the later owner and due date win: that is what a
-    correction looks like).  Items come back ordered by id, so an update patches in place."""
-    merged: list[dict[str, str]] = []
-    for item in items:
-        twin = next((m for m in merged if same_task(m, item) >= 0.6), None)
-        if twin is None:
-            merged.append(dict(item))
-            continue
-        if item["owner"] != UNASSIGNED:
-            twin["owner"] = item["owner"]
-        if item["due"]:
-            twin["due"] = item["due"]
-    by_id = {p["id"]: p for p in previous if "id" in p}
-    pairs = []
-    for i, item in enumerate(merged):
-        for old_id, old in by_id.items():
-            score = same_task(old, item) + (0.3 if item.get("id") == old_id else 0.0)
-            if score >= 0.5:
-                pairs.append((score, i, old_id))
-    taken: dict[int, str] = {}
-    for _, i, old_id in sorted(pairs, reverse=True):
-        if i not in taken and old_id not in taken.values():
-            taken[i] = old_id
-    for i, item in enumerate(merged):
-        if i in taken:
-            item["id"] = taken[i]
-        else:
-            last_id += 1
-            item["id"] = f"{ITEM_ID_PREFIX}{last_id}"
-    return sorted(merged, key=lambda item: _id_number(item["id"]))
-
-
 def _coerce_scene(value: Any, previous: dict[str, Any]) -> dict[str, Any]:
     raw = value if isinstance(value, dict) else {"description": value}
     description = _as_text(raw.get("description")) or ""
@@ -356,7 +305,7 @@ class TwinModel:
         if self.validate(self.state):
             raise ValueError(f"invalid initial twin state: {self.validate(self.state)}")
         self.version = 0
-        self.last_id = max((_id_number(a.get("id", "")) for a in self.state["action_items"]), default=0)
+        self.last_id = max((id_number(a.get("id", "")) for a in self.state["action_items"]), default=0)
 
     @staticmethod
     def validate(obj: Any) -> list[str]:
@@ -407,5 +356,5 @@ class TwinModel:
         if operations:
             self.state = copy.deepcopy(new_state)
             self.version += 1
-            self.last_id = max([self.last_id] + [_id_number(a.get("id", "")) for a in new_state["action_items"]])
+            self.last_id = max([self.last_id] + [id_number(a.get("id", "")) for a in new_state["action_items"]])
         return operations, self.version

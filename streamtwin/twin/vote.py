@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from streamtwin.twin.heard import UNASSIGNED, jaccard, key_words
-from streamtwin.twin.model import same_task
+from streamtwin.twin.item_ids import same_task
 
 T = TypeVar("T")
 
