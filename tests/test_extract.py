@@ -361,6 +361,25 @@ def test_everyday_ways_of_saying_a_decision(said, decided):
     assert [d.lower() for d in draft_of(said)["decisions"]] == [decided.lower()]
 
 
+@pytest.mark.parametrize("proposed, reply, decided", [
+    ("Should we move the stand-up to ten?", "Yes, let's do that.", "move the stand-up to ten"),
+    ("Why don't we order the tiles from the other supplier?", "Agreed.", "order the tiles from the other supplier"),
+    ("Shall we skip the dessert course this year?", "Sounds good to me.", "skip the dessert course this year"),
+])
+def test_a_proposal_taken_up_is_a_decision(proposed, reply, decided):
+    assert draft_of(proposed, reply)["decisions"] == [decided[0].upper() + decided[1:]]
+
+
+@pytest.mark.parametrize("asked, reply", [
+    ("Should we move the stand-up to ten?", "No, let's not."),
+    ("Should we move the stand-up to ten?", "Yes."),
+    ("Can we see the slides?", "Sure, let's do that."),
+    ("Should we move the stand-up to ten?", "Let's move on to the budget."),
+])
+def test_a_proposal_refused_or_answered_in_passing_decides_nothing(asked, reply):
+    assert draft_of(asked, reply)["decisions"] == []
+
+
 @pytest.mark.parametrize("said", [
     "Should we go with the blue logo?", "We haven't settled on a date.", "Nobody has chosen a printer yet.",
     "I'll go with you to the dentist.", "I picked up the keys this morning.", "Is that final?",

@@ -29,14 +29,27 @@ class OutcomeReader:
     _questions: list[tuple[int, str]] = field(default_factory=list)  # recent question sentences
     _open_at: int = -1  # the utterance that listed the last open question
     _before: str = ""  # the statement before this sentence: what "That's final." settles
+    _proposal: tuple[int, str] | None = None  # "Should we move it to Friday?": when, and what was proposed
 
     def read(self, sentence: str, following: list[str], utterance: int) -> None:
         """One sentence of utterance number ``utterance``; ``following``: the rest of that utterance."""
         if sentence.endswith("?"):
             self._questions = [*self._questions[-3:], (utterance, sentence)]
+            proposed = say.PROPOSAL.match(sentence)
+            self._proposal = (utterance, proposed.group("what")) if proposed else None
+        elif self._accepted(sentence, utterance):
+            return
         self._decision(sentence, following)
         self._open_question(sentence, utterance)
         self._before = "" if sentence.endswith("?") else sentence
+
+    def _accepted(self, sentence: str, utterance: int) -> bool:
+        """ "Should we move the stand-up to ten?" - "Yes, let's do that.": what was proposed is decided."""
+        if self._proposal is None or self._proposal[0] < utterance - 2 or not say.ACCEPT.match(sentence):
+            return False
+        self._decided(self._proposal[1])
+        self._proposal = None
+        return True
 
     def _decision(self, sentence: str, following: list[str]) -> None:
         if sentence.endswith("?"):

@@ -135,6 +135,13 @@ DECIDED_WHOLE = (
 _ASKS = r"(?:whether|if|how|what|who|when|where|which|why)"
 # Said of nothing settled: "Nothing is decided yet.", "That's just how it is.", "I don't know what time it is."
 NOTHING = re.compile(r"^(?:nothing|none|not much)\b|\b(?:what|how|where|who|why|whatever|way|know)\b", re.IGNORECASE)
+# A proposal put to the room, and a reply that takes it up: "Should we move the stand-up to ten?" - "Yes, let's do
+# that." (a bare "yes" or "sure" answers many questions that propose nothing, so it is not enough).
+PROPOSAL = re.compile(r"^(?:so|and|then|okay|ok)?,?\s*(?:should we|shall we|why don't we|how about we|what if we|"
+                      r"do we want to|maybe we should)\s+(?P<what>[^?]+)\?$", re.IGNORECASE)
+ACCEPT = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|sure|right|great|good|fine)[,.!]?\s*)*"
+                    r"(?:agreed|let's(?: do (?:it|that|this)| go for it)?|sounds good(?: to me)?|good idea|great idea|"
+                    r"fine by me|works for me|we should|go for it|deal)(?:[,.!]\s*.*|[.!]?)$", re.IGNORECASE)
 # "We have not agreed ...", "We never decided ...": a denial, not a decision.
 DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno one|\bnobody)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
