@@ -406,6 +406,8 @@ def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     ("Still no decision on the new uniforms.", "the new uniforms"),
     ("Let's park the question of overtime pay until next month.", "the question of overtime pay"),
     ("We'll come back to the seating plan on Friday.", "the seating plan"),
+    ("The landlord will decide about the parking spaces next week.", "the parking spaces"),
+    ("We'll decide on the colour scheme later.", "the colour scheme"),
 ])
 def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     assert draft_of(said)["open_questions"] == [open_question]
@@ -415,6 +417,8 @@ def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     ("How do we split the cost?", "That's still undecided."),
     ("Do we rent or buy the scaffolding?", "Let's revisit that next week."),
     ("Who takes the Saturday rota?", "We will come back to this question next week."),
+    ("Did we agree on the caterer?", "Not yet, nothing is decided."),
+    ("Are we closing the shop on Boxing Day?", "That's not decided yet."),
 ])
 def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_off):
     assert draft_of(asked, put_off)["open_questions"] == [asked]

@@ -167,6 +167,15 @@ UNSETTLED = (
                rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bremains to be seen\s+(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bstill no (?:decision|answer|agreement|word)\s+(?:on|about|yet on)\s+(?P<what>.+)", re.IGNORECASE),
+    # "The landlord will decide about the parking next week.": left to someone, so open until then.
+    re.compile(r"\b(?:will|'ll|needs? to|has to|is going to|are going to)\s+decide\s+"
+               r"(?:about\s+|on\s+|whether\s+|if\s+)?(?P<what>.+?)"
+               r"(?:,?\s+(?:and|later|tomorrow|next|by|on|at|after|once|when)\b.*)?[.!]?$", re.IGNORECASE),
+    # The answer to a question about what was decided: "Not yet, nothing is decided." (the question before).
+    re.compile(r"(?P<what>)\b(?:nothing(?:'s| is| has been)\s+(?:decided|settled|agreed|final)|"
+               r"(?:it's|it is|that's|that is)\s+not\s+(?:decided|settled|agreed|final)|"
+               r"not\s+(?:decided|settled|agreed)\s+yet|no decision yet)\b",
+               re.IGNORECASE),
 )
 # A question put off for later: "Let's park the question of overtime.", "We'll come back to the seating plan on
 # Friday.", "Let's revisit that next week." (a pointer: the question asked just before).  "Park" takes a topic
