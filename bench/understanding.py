@@ -2,7 +2,7 @@
 
     python -m bench.understanding [--split dev|test|all] [--mode e2e|gold|gold-anonymous|all]
                                   [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME,...]
-                                  [--speakers voice|off]
+                                  [--speakers voice|off] [--participants]
 
 The conversations are samples/eval/SPLIT/ (made by samples/make_eval.py): ``dev`` to tune on,
 ``test`` to report (never read while tuning).  Each runs through a ``Session`` as fast as the
@@ -24,6 +24,9 @@ conversation, per kind of conversation and per way an action item was asked for 
 object with every mode's figures.  Works with any backend (``--llm groq`` with a key scores the
 hosted model); ``--llm none`` scores the rule-based twin and the answers composed from it (or quoted
 from the transcript).
+
+``--participants`` gives each conversation's speaker names up front, as ``run --participants`` does (Whisper
+hears them as vocabulary, the voices take them): a meeting whose invite lists who comes.
 
 ``--replay DETAILS`` skips speech in ``e2e``: the finals and revisions an earlier run recorded
 (``--details``) are fed to the session instead.  The gold modes and replays are paced at
@@ -245,10 +248,11 @@ def load_golds(split: str, only: str | None) -> list[dict[str, Any]]:
 
 
 async def run_mode(
-    mode: str, golds: list[dict[str, Any]], config: Config, backend: Any, recorded: dict[str, Any], speed: float
+    mode: str, golds: list[dict[str, Any]], config: Config, backend: Any, recorded: dict[str, Any], speed: float,
+    participants: bool = False,
 ) -> ModeRun:
     """Every conversation in one mode, a row each as it ends.  ``recorded``: e2e replays from an earlier run
-    (only the conversations it has are run)."""
+    (only the conversations it has are run); ``participants``: each conversation's speakers given up front."""
     if mode != "e2e":
         config = replace(config, speakers="off")  # the replayed lines carry their labels (or none)
     elif recorded:
@@ -258,7 +262,8 @@ async def run_mode(
     print(f"{'conversation':<{NAME_WIDTH}} {HEADER}", flush=True)
     for gold in golds:
         said = transcript_for(mode, gold, recorded.get(gold["name"]))
-        score, detail = await run_one(gold, config, backend, said, speed)
+        known = replace(config, participants=list(gold["speakers"])) if participants else config
+        score, detail = await run_one(gold, known, backend, said, speed)
         run.add(gold["kind"], score, detail)
         print(row(gold["name"], score, f"{detail['wall_s']:.0f}"), flush=True)
     print_mode(run)
@@ -285,7 +290,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     runs = []
     try:
         for mode in modes:
-            runs.append(await run_mode(mode, golds, config, backend, recorded, args.replay_speed))
+            runs.append(await run_mode(mode, golds, config, backend, recorded, args.replay_speed, args.participants))
     finally:
         if backend is not None:
             await backend.aclose()
@@ -300,6 +305,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "llm_model": getattr(backend, "model", ""),
         "asr_model": config.asr_model,
         "speakers": config.speakers,
+        "participants": args.participants,
         "conversations": len(golds),
         "modes": {
             run.mode: mode_figures(run, speech[run.mode], config.speakers if run.mode == "e2e" else "off")
@@ -323,6 +329,10 @@ def main() -> None:
     parser.add_argument(
         "--speakers", default="", choices=["", "auto", "voice", "off"],
         help="speaker labels from voice (default: auto, on when installed); off to score without them",
+    )
+    parser.add_argument(
+        "--participants", action="store_true",
+        help="give each conversation's speaker names up front, as `run --participants` does (Whisper's vocabulary)",
     )
     parser.add_argument("--drain-s", type=float, default=600.0, help="time the LLM gets after each conversation")
     parser.add_argument("--details", help="write transcripts, final twins and answers to this JSON file")
