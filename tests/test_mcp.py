@@ -129,6 +129,8 @@ def test_the_http_door(host: str | None, authorization: str, query: str, refused
     got = verdict(host, authorization, query, "s3cret", [])
     assert (got[0] if got else None) == refused
     assert verdict("mcp.example", "", "", "", ["mcp.example"]) is None  # no token set, an allowed name
+    locked = verdict(host, authorization, query, "s3cret", [], locked_out=True)
+    assert (locked[0] if locked else None) == (403 if refused == 403 else 429)  # the right token too
 
 
 @asynccontextmanager
@@ -159,6 +161,22 @@ async def test_streamable_http_wants_the_token(recordings: Path) -> None:
             refused = await http.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
     assert len(listed.structured_content["sessions"]) == 50
     assert refused.status_code == 401 and "token" in refused.text
+
+
+@SUBPROCESS
+async def test_guessing_the_token_locks_the_address_out(recordings: Path) -> None:
+    """serve's lockout (tests/test_lockout.py) in front of MCP too: ten wrong or missing tokens in a minute from
+    one address, and its requests are refused without their token being looked at, even the right one."""
+    async with mcp_http(recordings, "s3cret") as port:
+        url = f"http://127.0.0.1:{port}/mcp"
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        async with httpx2.AsyncClient() as http:
+            guesses = [(await http.post(url, json=ping, headers={"Authorization": f"Bearer guess{n}"})).status_code
+                       for n in range(9)]
+            guesses.append((await http.post(url, json=ping)).status_code)  # no token at all counts too
+            locked = await http.post(url, json=ping, headers={"Authorization": "Bearer s3cret"})
+    assert guesses == [401] * 10
+    assert locked.status_code == 429 and locked.headers["retry-after"] == "60" and "too many" in locked.text
 
 
 def test_bad_input_is_one_line(capfd: pytest.CaptureFixture[str], tmp_path: Path) -> None:
