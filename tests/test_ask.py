@@ -9,37 +9,34 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 import streamtwin
 from streamtwin.config import Config
+from streamtwin.events import (
+    SessionStarted,
+    TranscriptFinal,
+    TranscriptRevised,
+    TwinState,
+    encode,
+)
 from streamtwin.llm.groq_backend import GroqBackend
-from streamtwin.events import SessionStarted, TranscriptFinal, TranscriptRevised, TwinState, encode
-from streamtwin.meetings.layout import MAX_QUESTION_CHARS, check_question, estimate_tokens, lay_out, render
 from streamtwin.meetings.evidence import assemble, gather
+from streamtwin.meetings.layout import (
+    MAX_QUESTION_CHARS,
+    check_question,
+    estimate_tokens,
+    lay_out,
+    render,
+)
 from streamtwin.meetings.quotes import check
 from streamtwin.meetings.transcript import Line, Meeting, MeetingFold, wanted
 from tests.cli import assert_one_line_error, run_main
 from tests.fakes.openai_server import FakeLLMServer, Reply
+from tests.recorded_meetings import LAUNCH, MOVED, record_sessions, recordings  # noqa: F401  (the fixture)
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "samples"))
-import make_meetings  # noqa: E402
-
-LAUNCH = "We agreed to launch Falcon on the fourteenth of October."
-MOVED = "The Falcon launch moves to the fourth of November, because the payment provider is late."
-
-
-@pytest.fixture(scope="module")
-def recordings(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The 50 recordings of samples/make_meetings.py."""
-    out = tmp_path_factory.mktemp("meetings")
-    make_meetings.write(out)
-    return out
 
 
 def meeting(name: str, *lines: tuple[float, str, str], twin: dict | None = None) -> Meeting:
@@ -142,16 +139,16 @@ def test_a_quote_without_a_label_is_checked_too_and_a_short_phrase_left_alone() 
 
 
 def test_a_chunks_notes_reach_the_reduce_call_checked_and_numbered() -> None:
-    notes = ['- Launch set: [M1 0:00 Bob] "we agreed to launch falcon on the fourteenth of October"\n'
-             '- Sam said [M2 00:14 Sam] "we cancel everything tomorrow morning"',
+    notes = [('- Launch set: [M1 0:00 Bob] "we agreed to launch falcon on the fourteenth of October"\n'
+              '- Sam said [M2 00:14 Sam] "we cancel everything tomorrow morning"'),
              "NONE",
              f'- Moved: "{MOVED}" [M2]\n- Again: [M1] "We agreed to launch Falcon on the fourteenth of October"']
     evidence = gather(notes, MEETINGS)
     assert [(s.meeting, s.start) for s in evidence.sources] == [("week03", 9.4), ("week15", 14.1)]
     assert evidence.notes == [
         '- Launch set: [1] M1 00:09 Sam: "We agreed to launch Falcon on the fourteenth of October"\n- Sam said',
-        f'- Moved: [2] M2 00:14 Sam: "{MOVED.rstrip(".")}"\n'
-        '- Again: [1] M1 00:09 Sam: "We agreed to launch Falcon on the fourteenth of October"',
+        (f'- Moved: [2] M2 00:14 Sam: "{MOVED.rstrip(".")}"\n'
+         '- Again: [1] M1 00:09 Sam: "We agreed to launch Falcon on the fourteenth of October"'),
     ]
 
 
@@ -317,23 +314,12 @@ def test_bad_input_is_one_line_and_status_1(capfd: pytest.CaptureFixture[str], t
 
 
 async def test_every_session_in_the_event_log(redis_server: RedisServer, recordings: Path) -> None:
-    from streamtwin.eventlog.redis_store import RedisStore
-
-    store = RedisStore(redis_server.url)
     paths = sorted(recordings.glob("*.jsonl"))[0:5:2]  # weeks 1, 2 and 3 of the project
-    for number, path in enumerate(paths):
-        lines = path.read_bytes().splitlines()
-        session = json.loads(lines[0])["session"]
-        await store.register(session, "node-a", 1000.0 + number)
-        for line in lines:
-            await store.append(session, json.loads(line)["seq"], line)
-        if number < 2:
-            await store.end(session)  # the third is still live: read as far as it got
-    await store.close()
+    sessions = await record_sessions(redis_server.url, paths)  # the third is still live: read as far as it got
     async with FakeLLMServer(Reply(f'[M3 00:09 Sam] "{LAUNCH}"')) as server:
         answer = await streamtwin.ask("When?", f"{redis_server.url}/", llm="groq", groq_api_key="fake",
                                       groq_base_url=server.url)
-    assert answer.meetings == [json.loads(p.read_bytes().splitlines()[0])["session"] for p in paths]
+    assert answer.meetings == sessions
     assert [s.meeting for s in answer.sources] == ["05-falcon_week03"]
 
 

@@ -25,22 +25,11 @@ from streamtwin.mcp_server.http_gate import verdict
 from tests.cli import assert_one_line_error, run_main
 from tests.fakes.openai_server import FakeLLMServer, Reply
 from tests.fakes.webhook_receiver import free_port
+from tests.recorded_meetings import LAUNCH, ROOT, recordings  # noqa: F401  (the fixture)
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "samples"))
-import make_meetings  # noqa: E402
-
-LAUNCH = "We agreed to launch Falcon on the fourteenth of October."
 TIMEOUT_S = 60.0
 SUBPROCESS = pytest.mark.network  # the MCP server runs as a process of its own, as an agent starts it
-
-
-@pytest.fixture(scope="module")
-def recordings(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("meetings")
-    make_meetings.write(out)
-    return out
 
 
 def stdio(*argv: str, llm_url: str = "") -> StdioServerParameters:
@@ -194,8 +183,8 @@ async def test_in_process_over_the_memory_store_and_a_store_that_is_down() -> No
     the tools say so, the connection stays."""
     from streamtwin.eventlog.memory_store import MemoryStore
     from streamtwin.eventlog.redis_store import RedisStore
-    from streamtwin.mcp_server.catalog import Catalog
     from streamtwin.mcp_server.tools import build_mcp
+    from streamtwin.meetings.catalog import Catalog
 
     store = MemoryStore()
     await store.register("s1", "node-a", 1000.0)

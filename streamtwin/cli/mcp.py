@@ -73,8 +73,8 @@ async def _mcp(config: Config, recordings: list[str], http: bool) -> int:
     from streamtwin.eventlog.open import StoreError, open_store
     from streamtwin.llm.backend import LLMError
     from streamtwin.llm.factory import make_backend
-    from streamtwin.mcp_server.catalog import Catalog
     from streamtwin.mcp_server.tools import build_mcp, run_stdio
+    from streamtwin.meetings.catalog import Catalog
     from streamtwin.meetings.library import LibraryError, load_meetings
 
     if not recordings and not config.redis:

@@ -21,9 +21,15 @@ from typing import Any
 
 from streamtwin.config import Config
 from streamtwin.llm.backend import Backend, ChatRequest, Delta, LLMError
-from streamtwin.meetings.library import load_meetings
 from streamtwin.meetings.evidence import Evidence, assemble, gather
-from streamtwin.meetings.layout import check_question, lay_out, map_messages, reduce_messages, whole_messages
+from streamtwin.meetings.layout import (
+    check_question,
+    lay_out,
+    map_messages,
+    reduce_messages,
+    whole_messages,
+)
+from streamtwin.meetings.library import load_meetings
 from streamtwin.meetings.quotes import Source, check
 from streamtwin.meetings.transcript import Meeting
 

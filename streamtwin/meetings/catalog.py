@@ -1,5 +1,6 @@
-"""The meetings an MCP server answers about: recordings named on its command line (read once) and the sessions
-of the event log (live ones read as far as they have got, each time they are asked for).
+"""The meetings that can be asked about: recordings named on a command line (read once) and the sessions of the
+event log (live ones read as far as they have got, each time they are asked for; ended ones once).  The MCP
+server's (streamtwin/mcp_server/) and serve's "Ask all meetings" (streamtwin/service/past_meetings.py).
 
 :meth:`Catalog.watch` polls the log for what an MCP client subscribed to a session would want to know: which
 sessions are live (the resource list changes) and which of them grew (a resource changed).
