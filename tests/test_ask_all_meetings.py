@@ -71,6 +71,28 @@ async def test_a_question_over_every_session_streams_to_the_asker_with_checked_q
     assert all(f"=== M{n}: {session}" in prompt for n, session in enumerate(sessions, start=1))
 
 
+async def test_a_session_opened_a_moment_ago_is_left_out_not_an_error(
+    make_server, redis_server: RedisServer, recordings: Path,
+) -> None:
+    """A session is in the directory before its first events are written: asked in between, the question is
+    answered over the others (it was ``store_unavailable`` for every meeting)."""
+    from streamtwin.eventlog.redis_store import RedisStore
+
+    sessions = await record(redis_server.url, recordings)
+    store = RedisStore(redis_server.url)
+    await store.register("opening", "node-b", 2000.0)
+    await store.close()
+    async with FakeLLMServer(Reply("Nothing was said about that.")) as llm:
+        backend = GroqBackend("gsk-test", base_url=llm.url)
+        ws = await meetings_ws(await make_server(redis=redis_server.url, token=TOKEN, backend=backend))
+        await send_json(ws, {"type": "ask", "text": "When is the Falcon launch?"})
+        started = await recv_json(ws)
+        assert (started["type"], started.get("meetings")) == ("meetings.started", 3), started
+        done, _ = await recv_until(ws, "meetings.done")
+        await ws.close()
+    assert done["meetings"] == sessions
+
+
 async def test_refusals_are_errors_on_a_connection_that_stays(
     make_server, redis_server: RedisServer, recordings: Path,
 ) -> None:
