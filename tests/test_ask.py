@@ -162,6 +162,17 @@ def test_the_reduce_answer_gets_the_quotes_it_cites_by_number() -> None:
     assert [s.meeting for s in got.sources] == ["week03", "week15"] and got.rejected == []
 
 
+def test_a_reduce_answer_that_copies_the_notes_form_shows_each_quote_once() -> None:
+    """The notes write [1] M1 00:09 Sam: "..."; a model that copies that form cites the number and the quote after
+    it: one quote in the transcript's words, no label left dangling (the quote was shown twice)."""
+    evidence = gather([f'[M1 00:09 Sam] "{LAUNCH}"', f'[M2 00:14 Sam] "{MOVED}"'], MEETINGS)
+    got = assemble(f'Set: [1] M1 00:09 Sam: "{LAUNCH}" Moved: [2] M2 00:14 Sam: "the launch moves". '
+                   f'Also [9] M1 00:09 Sam: "{LAUNCH}"', evidence, MEETINGS)
+    launch, moved = LAUNCH.rstrip("."), MOVED.rstrip(".")
+    assert got.text == f'Set: "{launch}" [1] Moved: "{moved}" [2]. Also "{launch}" [1]'
+    assert [s.meeting for s in got.sources] == ["week03", "week15"] and got.rejected == []
+
+
 def test_a_reduce_answer_that_cites_nothing_gets_the_readers_quotes_after_it() -> None:
     """What the local Qwen did in the first accuracy run: the facts restated, meetings named, no quote kept."""
     evidence = gather([f'- [M1 00:09 Sam] "{LAUNCH}"', f'- [M2 00:14 Sam] "{MOVED}"'], MEETINGS)

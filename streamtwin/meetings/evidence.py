@@ -20,8 +20,11 @@ from streamtwin.meetings.quotes import Checked, Source, check
 from streamtwin.meetings.transcript import Meeting
 
 MAX_APPENDED = 8  # quotes put after an answer that cites none: the first ones the readers found
-# A number cited as the reduce prompt asks, "[3]" or "[3, 5]", with the quote the model may have copied before it.
-_REFERENCE = re.compile(r'(?:([\"“][^\"”\n]{0,600}[\"”])\s*)?\[\s*(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\s*\]')
+_QUOTED = r'[\"“][^\"”\n]{0,600}[\"”]'
+# A number cited as the reduce prompt asks, "[3]" or "[3, 5]", with the quote the model may have copied before it,
+# or after it as the notes write it: [3] M5 00:09 Sam: "the words".
+_REFERENCE = re.compile(rf'(?:({_QUOTED})\s*)?\[\s*(\d{{1,3}}(?:\s*[,;]\s*\d{{1,3}})*)\s*\]'
+                        rf'(?:\s*M\d+\s+\d{{1,2}}(?::\d{{2}}){{1,2}}\s+[^:\n"“\[\]]{{1,60}}:\s*({_QUOTED}))?')
 
 
 @dataclass
@@ -67,8 +70,8 @@ def assemble(answer: str, evidence: Evidence, meetings: list[Meeting]) -> Checke
     def expand(match: re.Match[str]) -> str:
         cited = [int(n) for n in re.split(r"\s*[,;]\s*", match.group(2).strip())]
         found = [evidence.sources[n - 1] for n in cited if 1 <= n <= len(evidence.sources)]
-        if not found:  # not one of ours: a quote before it is still checked as it stands
-            return match.group(1) or ""
+        if not found:  # not one of ours: a quote with it is still checked as it stands
+            return " ".join(quote for quote in match.group(1, 3) if quote)
         return " ".join(citation(source, meetings) for source in found)
 
     expanded = _REFERENCE.sub(expand, answer)
