@@ -44,7 +44,8 @@ async def test_a_question_over_every_session_streams_to_the_asker_with_checked_q
     sessions = await record(redis_server.url, recordings)
     reply = f'It was set in week three: [M3 00:09 Sam] "{LAUNCH}" and [M1] "we cancel the whole launch today"'
     async with FakeLLMServer(Reply(reply)) as llm:
-        server = await make_server(redis=redis_server.url, token=TOKEN, backend=GroqBackend("gsk-test", base_url=llm.url))
+        backend = GroqBackend("gsk-test", base_url=llm.url)
+        server = await make_server(redis=redis_server.url, token=TOKEN, backend=backend)
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", trust_env=False) as http:
             offered = await http.get("/meetings")
         asker, other = await meetings_ws(server), await meetings_ws(server)
@@ -98,7 +99,8 @@ async def test_refusals_are_errors_on_a_connection_that_stays(
 ) -> None:
     await record(redis_server.url, recordings)
     async with FakeLLMServer(Reply("Nothing was said about that.", delay_s=0.5)) as llm:
-        server = await make_server(redis=redis_server.url, token=TOKEN, backend=GroqBackend("gsk-test", base_url=llm.url))
+        backend = GroqBackend("gsk-test", base_url=llm.url)
+        server = await make_server(redis=redis_server.url, token=TOKEN, backend=backend)
         ws = await meetings_ws(server)
         refusals = []
         for bad in ("   ", "x" * (MAX_QUESTION_CHARS + 1), 42):
@@ -128,8 +130,8 @@ async def test_refusals_are_errors_on_a_connection_that_stays(
 
 async def test_the_access_token_and_its_lockout_guard_it(make_server, redis_server: RedisServer) -> None:
     async with FakeLLMServer(Reply("x")) as llm:
-        server = await make_server(redis=redis_server.url, token=TOKEN, backend=GroqBackend("gsk-test", base_url=llm.url),
-                                   max_sessions=2)
+        backend = GroqBackend("gsk-test", base_url=llm.url)
+        server = await make_server(redis=redis_server.url, token=TOKEN, backend=backend, max_sessions=2)
         live = server.open_session("test")  # a session's viewer token opens one session, never all meetings
         tries = []
         for token in ["", live.viewer_token, *[f"guess{n}" for n in range(8)]]:

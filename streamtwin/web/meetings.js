@@ -119,7 +119,8 @@ export class MeetingsBox {
     this.output.replaceChildren(header, body);
     if (answer.sources.length) this.output.append(el('h3', 'Sources'), sources);
     if (answer.rejected_quotes.length) {
-      this.output.append(el('p', `${answer.rejected_quotes.length} quote(s) found in no transcript were left out.`, 'meta'));
+      const left = `${answer.rejected_quotes.length} quote(s) found in no transcript were left out.`;
+      this.output.append(el('p', left, 'meta'));
     }
     this.input.value = '';
     this.setBusy(false);
