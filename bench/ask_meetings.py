@@ -15,7 +15,10 @@ Run from the repository root:
    asked with the local model (map-reduce: its window holds a few meetings at a time), all of them together
    (``answer_questions``: each chunk is asked every question in a row, so llama.cpp reads it once).  An answer is right
    when one alternative of every fact is in it (bench/scoring.py's ``answer_is_right``); ``sources`` counts
-   the questions whose checked sources include two or more of the meetings where the answer was said.
+   the questions whose checked sources include two or more of the meetings where the answer was said;
+   ``quotes_appended`` those whose reduce answer cited no quote, so the chunks' quotes were put after it (an
+   answer is scored without them: they would hold the facts whatever the model said); ``right_in_own_words``
+   scores the answer with every quote taken out (the model's words alone).
 
 Ends with one JSON line.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import shutil
 import statistics
 import sys
@@ -46,6 +50,8 @@ sys.path.insert(0, str(ROOT / "samples"))
 import make_meetings  # noqa: E402
 
 TARGET_ASSEMBLY_S = 1.0
+APPENDED = "\n\nFrom the meetings:\n"  # streamtwin/meetings/evidence.py: the quotes after an answer citing none
+QUOTED = re.compile(r'"[^"\n]*" \[\d+\]')  # a checked quote as answers show it: the transcript's words, not the model's
 
 
 class InstantBackend:
@@ -129,12 +135,20 @@ async def bench_accuracy(limit: int, llm_model: str, context_tokens: int) -> dic
         answers = await answer_questions([q["question"] for q in questions], meetings, backend, answer_tokens=300)
         took = time.perf_counter() - started
         for question, answer in zip(questions, answers):
-            right, found = answer_is_right(answer.text, [fact.split("|") for fact in question["facts"]])
+            # Scored on what the model answered (with the quotes it cited), never on quotes put after an answer
+            # that cited none: those are the transcript's words, and would hold the facts whatever it said.
+            said, appended, _ = answer.text.partition(APPENDED)
+            facts = [fact.split("|") for fact in question["facts"]]
+            right, found = answer_is_right(said, facts)
             cited = {source.meeting for source in answer.sources} & set(question["meetings"])
             results.append({
                 "question": question["question"], "right": right, "facts_found": found,
                 "facts": len(question["facts"]), "sourced_meetings": sorted(cited),
                 "sources": len(answer.sources), "rejected_quotes": len(answer.rejected), "calls": answer.calls,
+                # the reduce answer cited no quote: the chunks' quotes were put after it (meetings/evidence.py)
+                "quotes_appended": bool(appended),
+                "right_counting_appended_quotes": answer_is_right(answer.text, facts)[0],
+                "right_in_own_words": answer_is_right(QUOTED.sub(" ", said), facts)[0],
                 "mode": answer.mode, "answer": answer.text,
             })
             print(f"{'RIGHT' if right else 'wrong'} {found}/{len(question['facts'])} facts, sources from "
@@ -148,6 +162,10 @@ async def bench_accuracy(limit: int, llm_model: str, context_tokens: int) -> dic
         "questions": len(results), "right": right, "accuracy": round(right / max(1, len(results)), 3),
         "facts_found": sum(r["facts_found"] for r in results), "facts": sum(r["facts"] for r in results),
         "sourced_two_or_more": sum(len(r["sourced_meetings"]) >= 2 for r in results),
+        "with_sources": sum(r["sources"] > 0 for r in results),
+        "quotes_appended": sum(r["quotes_appended"] for r in results),
+        "right_counting_appended_quotes": sum(r["right_counting_appended_quotes"] for r in results),
+        "right_in_own_words": sum(r["right_in_own_words"] for r in results),
         "rejected_quotes": sum(r["rejected_quotes"] for r in results), "seconds": round(took, 1),
         "per_question": results,
     }

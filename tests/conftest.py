@@ -61,13 +61,14 @@ ServerFactory = Callable[..., Awaitable[Server]]
 
 @pytest.fixture
 async def make_server() -> AsyncIterator[ServerFactory]:
-    """Start servers on 127.0.0.1 with a free port; ``Config`` fields as keyword overrides."""
+    """Start servers on 127.0.0.1 with a free port; ``Config`` fields as keyword overrides; ``backend``: the
+    model that answers questions over all meetings."""
     servers: list[Server] = []
 
-    async def start(session_factory: SessionFactory | None = None, **overrides: Any) -> Server:
+    async def start(session_factory: SessionFactory | None = None, backend: Any = None, **overrides: Any) -> Server:
         # Admission by measured capacity depends on how fast this machine decodes: off unless a test is about it.
         config = replace(Config(llm="none", host="127.0.0.1", port=0, max_speech_load=0.0), **overrides)
-        server = Server(config, session_factory=session_factory)
+        server = Server(config, session_factory=session_factory, backend=backend)
         await server.start()
         servers.append(server)
         return server

@@ -30,6 +30,7 @@ PURE = {
     "streamtwin.eventlog.resume",
     "streamtwin.eventlog.snapshot",
     "streamtwin.llm.routing",
+    "streamtwin.meetings.evidence",
     "streamtwin.meetings.layout",
     "streamtwin.meetings.quotes",
     "streamtwin.meetings.transcript",

@@ -9,36 +9,34 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 import streamtwin
 from streamtwin.config import Config
+from streamtwin.events import (
+    SessionStarted,
+    TranscriptFinal,
+    TranscriptRevised,
+    TwinState,
+    encode,
+)
 from streamtwin.llm.groq_backend import GroqBackend
-from streamtwin.events import SessionStarted, TranscriptFinal, TranscriptRevised, TwinState, encode
-from streamtwin.meetings.layout import MAX_QUESTION_CHARS, check_question, estimate_tokens, lay_out, render
-from streamtwin.meetings.quotes import check, relabelled
+from streamtwin.meetings.evidence import assemble, gather
+from streamtwin.meetings.layout import (
+    MAX_QUESTION_CHARS,
+    check_question,
+    estimate_tokens,
+    lay_out,
+    render,
+)
+from streamtwin.meetings.quotes import check
 from streamtwin.meetings.transcript import Line, Meeting, MeetingFold, wanted
 from tests.cli import assert_one_line_error, run_main
 from tests.fakes.openai_server import FakeLLMServer, Reply
+from tests.recorded_meetings import LAUNCH, MOVED, record_sessions, recordings  # noqa: F401  (the fixture)
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "samples"))
-import make_meetings  # noqa: E402
-
-LAUNCH = "We agreed to launch Falcon on the fourteenth of October."
-MOVED = "The Falcon launch moves to the fourth of November, because the payment provider is late."
-
-
-@pytest.fixture(scope="module")
-def recordings(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The 50 recordings of samples/make_meetings.py."""
-    out = tmp_path_factory.mktemp("meetings")
-    make_meetings.write(out)
-    return out
 
 
 def meeting(name: str, *lines: tuple[float, str, str], twin: dict | None = None) -> Meeting:
@@ -140,11 +138,49 @@ def test_a_quote_without_a_label_is_checked_too_and_a_short_phrase_left_alone() 
     assert got.rejected == ["we will cancel the whole project"]
 
 
-def test_a_chunks_notes_reach_the_reduce_call_checked() -> None:
-    note = ('- Launch set: [M1 0:00 Bob] "we agreed to launch falcon on the fourteenth of October"\n'
-            '- Sam said [M2 00:14 Sam] "we cancel everything tomorrow morning"')
-    assert relabelled(note, MEETINGS) == (
-        '- Launch set: [M1 00:09 Sam] "We agreed to launch Falcon on the fourteenth of October"\n- Sam said')
+def test_a_chunks_notes_reach_the_reduce_call_checked_and_numbered() -> None:
+    notes = [('- Launch set: [M1 0:00 Bob] "we agreed to launch falcon on the fourteenth of October"\n'
+              '- Sam said [M2 00:14 Sam] "we cancel everything tomorrow morning"'),
+             "NONE",
+             f'- Moved: "{MOVED}" [M2]\n- Again: [M1] "We agreed to launch Falcon on the fourteenth of October"']
+    evidence = gather(notes, MEETINGS)
+    assert [(s.meeting, s.start) for s in evidence.sources] == [("week03", 9.4), ("week15", 14.1)]
+    assert evidence.notes == [
+        '- Launch set: [1] M1 00:09 Sam: "We agreed to launch Falcon on the fourteenth of October"\n- Sam said',
+        (f'- Moved: [2] M2 00:14 Sam: "{MOVED.rstrip(".")}"\n'
+         '- Again: [1] M1 00:09 Sam: "We agreed to launch Falcon on the fourteenth of October"'),
+    ]
+
+
+def test_the_reduce_answer_gets_the_quotes_it_cites_by_number() -> None:
+    evidence = gather([f'[M1 00:09 Sam] "{LAUNCH}"', f'[M2 00:14 Sam] "{MOVED}"'], MEETINGS)
+    got = assemble('Set for October 14 [1], then moved to November 4 [2, 1]. Not [7]; '
+                   'in the model\'s words "the launch slips a month" [2].', evidence, MEETINGS)
+    launch, moved = LAUNCH.rstrip("."), MOVED.rstrip(".")
+    assert got.text == (f'Set for October 14 "{launch}" [1], then moved to November 4 "{moved}" [2] "{launch}" [1]. '
+                        f'Not; in the model\'s words "{moved}" [2].')
+    assert [s.meeting for s in got.sources] == ["week03", "week15"] and got.rejected == []
+
+
+def test_a_reduce_answer_that_copies_the_notes_form_shows_each_quote_once() -> None:
+    """The notes write [1] M1 00:09 Sam: "..."; a model that copies that form cites the number and the quote after
+    it: one quote in the transcript's words, no label left dangling (the quote was shown twice)."""
+    evidence = gather([f'[M1 00:09 Sam] "{LAUNCH}"', f'[M2 00:14 Sam] "{MOVED}"'], MEETINGS)
+    got = assemble(f'Set: [1] M1 00:09 Sam: "{LAUNCH}" Moved: [2] M2 00:14 Sam: "the launch moves". '
+                   f'Also [9] M1 00:09 Sam: "{LAUNCH}"', evidence, MEETINGS)
+    launch, moved = LAUNCH.rstrip("."), MOVED.rstrip(".")
+    assert got.text == f'Set: "{launch}" [1] Moved: "{moved}" [2]. Also "{launch}" [1]'
+    assert [s.meeting for s in got.sources] == ["week03", "week15"] and got.rejected == []
+
+
+def test_a_reduce_answer_that_cites_nothing_gets_the_readers_quotes_after_it() -> None:
+    """What the local Qwen did in the first accuracy run: the facts restated, meetings named, no quote kept."""
+    evidence = gather([f'- [M1 00:09 Sam] "{LAUNCH}"', f'- [M2 00:14 Sam] "{MOVED}"'], MEETINGS)
+    got = assemble("The launch was set for October 14 (M1) and moved to November 4 (M2).", evidence, MEETINGS)
+    assert got.text == ("The launch was set for October 14 (M1) and moved to November 4 (M2).\n\nFrom the meetings:\n"
+                        f'- "{LAUNCH.rstrip(".")}" [1]\n- "{MOVED.rstrip(".")}" [2]')
+    assert [(s.meeting, s.speaker) for s in got.sources] == [("week03", "Sam"), ("week15", "Sam")]
+    assert assemble("Nobody said.", gather(["NONE"], MEETINGS), MEETINGS).text == "Nobody said."
 
 
 def test_a_near_quote_is_accepted_only_in_the_meeting_cited() -> None:
@@ -191,9 +227,39 @@ async def test_the_reduce_call_gets_each_chunks_notes(recordings: Path) -> None:
         server.script(Reply(note), *[Reply("NONE")] * 40)
         answer = await streamtwin.ask("When?", recordings, llm="groq", groq_api_key="fake", groq_base_url=server.url,
                                       llm_context_tokens=3000, answer_tokens=200)
-    checked = note.rstrip('."') + '"'  # as the transcript's words cover the quote
-    assert len(server.requests) > 2 and checked in server.requests[-1].body["messages"][1]["content"]
-    assert answer.text == "NONE"  # the reduce call's own answer, as the fake gave it
+    numbered = f'[1] M5 00:09 Sam: "{LAUNCH.rstrip(".")}"'  # as the transcript's words cover the quote
+    assert len(server.requests) > 2 and numbered in server.requests[-1].body["messages"][1]["content"]
+    # The reduce call's own answer cites nothing: the quote it was combined from follows it, checked.
+    assert answer.text == f'NONE\n\nFrom the meetings:\n- "{LAUNCH.rstrip(".")}" [1]'
+    assert [(s.meeting, s.speaker) for s in answer.sources] == [("05_falcon_week03", "Sam")]
+
+
+async def test_the_combined_answer_keeps_the_chunks_quotes_with_their_sources() -> None:
+    """Map then reduce over two meetings, each a chunk: the readers quote, the reduce call cites them by number
+    (as its prompt asks), and the answer shows the transcript's words with meeting, time and speaker."""
+    from streamtwin.meetings.asking import answer_question
+
+    texts = [render(m, i) for i, m in enumerate(MEETINGS)]
+    window = estimate_tokens(texts[0]) + estimate_tokens(texts[1]) - 10 + 900
+    notes = [Reply(f'- Launch date: [M1 00:09 Sam] "{LAUNCH}"'), Reply(f'- Moved: [M2 00:14 Sam] "{MOVED}"')]
+    streamed: list[str] = []
+    async with FakeLLMServer(Reply("unused")) as server:
+        server.script(*notes, Reply("It was set for October 14 [1] and then moved to November 4 [2]."))
+        backend = GroqBackend("fake", "fake-model", server.url)
+        backend.context_tokens = window
+        answer = await answer_question("When is the launch?", MEETINGS, backend, answer_tokens=500,
+                                       on_delta=streamed.append)
+        await backend.aclose()
+    assert answer.mode == "map-reduce" and len(server.requests) == 3
+    reduce = server.requests[-1].body["messages"]
+    assert "number of the quote" in reduce[0]["content"]
+    assert f'M1 00:09 Sam: "{LAUNCH.rstrip(".")}"' in reduce[1]["content"]
+    assert f'M2 00:14 Sam: "{MOVED.rstrip(".")}"' in reduce[1]["content"]
+    # The readers' replies may come back in either order: the numbers follow the chunks', not the replies'.
+    assert {(s.meeting, s.start, s.speaker, s.quote) for s in answer.sources} == {
+        ("week03", 9.4, "Sam", LAUNCH.rstrip(".")), ("week15", 14.1, "Sam", MOVED.rstrip("."))}
+    assert answer.text.startswith("It was set for October 14 \"") and answer.text.count('" [') == 2
+    assert "".join(streamed) == "It was set for October 14 [1] and then moved to November 4 [2]."
 
 
 async def test_several_questions_read_each_chunk_once_in_a_row(recordings: Path) -> None:
@@ -218,7 +284,7 @@ async def test_several_questions_read_each_chunk_once_in_a_row(recordings: Path)
         first, second = prompts[at], prompts[at + 1]
         assert first.endswith("Question: When is the launch?") and second.endswith("Question: Who owns Acme?")
         assert first.rsplit("Question:", 1)[0] == second.rsplit("Question:", 1)[0]
-    assert note.rstrip('."') + '"' in prompts[-2] and "no meeting bears" in prompts[-1]
+    assert f'[1] M5 00:09 Sam: "{LAUNCH.rstrip(".")}"' in prompts[-2] and "no meeting bears" in prompts[-1]
 
 
 def test_cli_formats(capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, recordings: Path) -> None:
@@ -259,23 +325,12 @@ def test_bad_input_is_one_line_and_status_1(capfd: pytest.CaptureFixture[str], t
 
 
 async def test_every_session_in_the_event_log(redis_server: RedisServer, recordings: Path) -> None:
-    from streamtwin.eventlog.redis_store import RedisStore
-
-    store = RedisStore(redis_server.url)
     paths = sorted(recordings.glob("*.jsonl"))[0:5:2]  # weeks 1, 2 and 3 of the project
-    for number, path in enumerate(paths):
-        lines = path.read_bytes().splitlines()
-        session = json.loads(lines[0])["session"]
-        await store.register(session, "node-a", 1000.0 + number)
-        for line in lines:
-            await store.append(session, json.loads(line)["seq"], line)
-        if number < 2:
-            await store.end(session)  # the third is still live: read as far as it got
-    await store.close()
+    sessions = await record_sessions(redis_server.url, paths)  # the third is still live: read as far as it got
     async with FakeLLMServer(Reply(f'[M3 00:09 Sam] "{LAUNCH}"')) as server:
         answer = await streamtwin.ask("When?", f"{redis_server.url}/", llm="groq", groq_api_key="fake",
                                       groq_base_url=server.url)
-    assert answer.meetings == [json.loads(p.read_bytes().splitlines()[0])["session"] for p in paths]
+    assert answer.meetings == sessions
     assert [s.meeting for s in answer.sources] == ["05-falcon_week03"]
 
 

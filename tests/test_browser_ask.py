@@ -5,17 +5,14 @@ under the question it answers; the box waits for that answer, then is ready agai
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import async_playwright
 
 from streamtwin.llm.groq_backend import GroqBackend
 from streamtwin.service.server import make_session_factory
 from tests.fakes.openai_server import FakeLLMServer, Reply
+from tests.narrow_page import ask_from_the_keyboard, narrow_page
 from tests.page_wait import wait_for_function
-from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
 
 pytestmark = [pytest.mark.browser]
-
-WIDTH = 360
 
 
 async def test_a_viewer_asks_from_the_keyboard_at_360_px(make_server):
@@ -26,22 +23,11 @@ async def test_a_viewer_asks_from_the_keyboard_at_360_px(make_server):
         )
         live = server.open_session("test")
         await live.session.start()
-        page_errors: list[str] = []
-        async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_BASE_FLAGS)
-            page = await browser.new_page(viewport={"width": WIDTH, "height": 740})
-            page.on("pageerror", lambda error: page_errors.append(str(error)))
+        async with narrow_page() as (page, page_errors):
             await page.goto(f"http://127.0.0.1:{server.port}/?session={live.id}&role=viewer&token={live.viewer_token}")
             await page.wait_for_selector('#status[data-state="live"]')
             await page.wait_for_selector("#ask-text", state="visible")
-            box = await page.locator("#ask").bounding_box()
-            button = await page.locator("#ask button").bounding_box()
-            assert box["x"] >= 0 and button["x"] + button["width"] <= WIDTH, (box, button)
-
-            await page.focus("#ask-text")
-            await page.keyboard.type("Who is in the meeting?")
-            await page.keyboard.press("Enter")
-            assert await page.locator("#ask button").is_disabled()  # one question at a time
+            await ask_from_the_keyboard(page, "#ask", "Who is in the meeting?")
             header = await wait_for_function(
                 page, "() => [...document.querySelectorAll('#assistant .answer:not(.streaming) header')]"
                 ".map(h => h.textContent).find(t => t.includes('viewer: Who is in the meeting?'))",
@@ -57,6 +43,5 @@ async def test_a_viewer_asks_from_the_keyboard_at_360_px(make_server):
             await page.keyboard.type("   ")
             await page.keyboard.press("Enter")
             assert not await page.locator("#ask button").is_disabled()
-            await browser.close()
         assert page_errors == []
         assert sum("Who is in the meeting?" in r.body["messages"][-1]["content"] for r in llm.requests) >= 1

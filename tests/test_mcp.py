@@ -25,22 +25,11 @@ from streamtwin.mcp_server.http_gate import verdict
 from tests.cli import assert_one_line_error, run_main
 from tests.fakes.openai_server import FakeLLMServer, Reply
 from tests.fakes.webhook_receiver import free_port
+from tests.recorded_meetings import LAUNCH, ROOT, recordings  # noqa: F401  (the fixture)
 from tests.redis_server import RedisServer, redis_server  # noqa: F401  (the fixture)
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "samples"))
-import make_meetings  # noqa: E402
-
-LAUNCH = "We agreed to launch Falcon on the fourteenth of October."
 TIMEOUT_S = 60.0
 SUBPROCESS = pytest.mark.network  # the MCP server runs as a process of its own, as an agent starts it
-
-
-@pytest.fixture(scope="module")
-def recordings(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("meetings")
-    make_meetings.write(out)
-    return out
 
 
 def stdio(*argv: str, llm_url: str = "") -> StdioServerParameters:
@@ -129,6 +118,8 @@ def test_the_http_door(host: str | None, authorization: str, query: str, refused
     got = verdict(host, authorization, query, "s3cret", [])
     assert (got[0] if got else None) == refused
     assert verdict("mcp.example", "", "", "", ["mcp.example"]) is None  # no token set, an allowed name
+    locked = verdict(host, authorization, query, "s3cret", [], locked_out=True)
+    assert (locked[0] if locked else None) == (403 if refused == 403 else 429)  # the right token too
 
 
 @asynccontextmanager
@@ -161,6 +152,22 @@ async def test_streamable_http_wants_the_token(recordings: Path) -> None:
     assert refused.status_code == 401 and "token" in refused.text
 
 
+@SUBPROCESS
+async def test_guessing_the_token_locks_the_address_out(recordings: Path) -> None:
+    """serve's lockout (tests/test_lockout.py) in front of MCP too: ten wrong or missing tokens in a minute from
+    one address, and its requests are refused without their token being looked at, even the right one."""
+    async with mcp_http(recordings, "s3cret") as port:
+        url = f"http://127.0.0.1:{port}/mcp"
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        async with httpx2.AsyncClient() as http:
+            guesses = [(await http.post(url, json=ping, headers={"Authorization": f"Bearer guess{n}"})).status_code
+                       for n in range(9)]
+            guesses.append((await http.post(url, json=ping)).status_code)  # no token at all counts too
+            locked = await http.post(url, json=ping, headers={"Authorization": "Bearer s3cret"})
+    assert guesses == [401] * 10
+    assert locked.status_code == 429 and locked.headers["retry-after"] == "60" and "too many" in locked.text
+
+
 def test_bad_input_is_one_line(capfd: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     not_one = tmp_path / "x.jsonl"
     not_one.write_text(json.dumps({"hello": 1}) + "\n")
@@ -176,8 +183,8 @@ async def test_in_process_over_the_memory_store_and_a_store_that_is_down() -> No
     the tools say so, the connection stays."""
     from streamtwin.eventlog.memory_store import MemoryStore
     from streamtwin.eventlog.redis_store import RedisStore
-    from streamtwin.mcp_server.catalog import Catalog
     from streamtwin.mcp_server.tools import build_mcp
+    from streamtwin.meetings.catalog import Catalog
 
     store = MemoryStore()
     await store.register("s1", "node-a", 1000.0)

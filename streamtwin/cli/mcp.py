@@ -73,8 +73,8 @@ async def _mcp(config: Config, recordings: list[str], http: bool) -> int:
     from streamtwin.eventlog.open import StoreError, open_store
     from streamtwin.llm.backend import LLMError
     from streamtwin.llm.factory import make_backend
-    from streamtwin.mcp_server.catalog import Catalog
     from streamtwin.mcp_server.tools import build_mcp, run_stdio
+    from streamtwin.meetings.catalog import Catalog
     from streamtwin.meetings.library import LibraryError, load_meetings
 
     if not recordings and not config.redis:
@@ -113,7 +113,7 @@ async def _serve_http(server, config: Config) -> None:  # type: ignore[no-untype
     app = server.streamable_http_app(
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False), host=config.host,
     )
-    gated = HttpGate(app, config.token, config.allow_host)
+    gated = HttpGate(app, config.token, config.allow_host, config.auth_failures_per_min)
     web = uvicorn.Server(uvicorn.Config(gated, host=config.host, port=config.port, log_level="warning"))
     watcher = asyncio.ensure_future(server.watch())
     host = f"[{config.host}]" if ":" in config.host else config.host

@@ -38,7 +38,7 @@ async def serve(config: Config) -> int:
             load_profiles(config.voices)
         webhooks = start_webhooks(config)
         factory = with_webhooks(make_session_factory(backend), webhooks)
-        server = Server(config, session_factory=factory)  # refuses an unsafe bind
+        server = Server(config, session_factory=factory, backend=backend)  # refuses an unsafe bind
     except ConfigError as exc:
         sys.stderr.write(f"streamtwin: error: {exc}\n")
         await stop_webhooks(webhooks, 0)

@@ -4,7 +4,7 @@ Tools: ``list_sessions`` (recordings and the event log's sessions), ``get_transc
 times), ``get_twin`` (the twin as it stands), ``ask`` (one session, or every one: streamtwin/meetings/, the
 quotes checked).  Resources: ``streamtwin://sessions/{id}`` (the notes so far, Markdown) for any session,
 listed for each live one; a client listening for a live session's resource is told when it grows
-(:meth:`~streamtwin.mcp_server.catalog.Catalog.watch` publishes on the SDK's subscription bus).
+(:meth:`~streamtwin.meetings.catalog.Catalog.watch` publishes on the SDK's subscription bus).
 """
 
 from __future__ import annotations
@@ -15,12 +15,16 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChanged, ResourceUpdated
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ResourcesListChanged,
+    ResourceUpdated,
+)
 from mcp.types import Resource as MCPResource
 
 from streamtwin.llm.backend import Backend, LLMError
-from streamtwin.mcp_server.catalog import Catalog
 from streamtwin.meetings.asking import answer_question
+from streamtwin.meetings.catalog import Catalog
 from streamtwin.meetings.layout import check_question, stamp
 from streamtwin.meetings.library import LibraryError
 from streamtwin.outputs.notes import render_notes

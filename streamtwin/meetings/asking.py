@@ -15,17 +15,22 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from streamtwin.config import Config
 from streamtwin.llm.backend import Backend, ChatRequest, Delta, LLMError
-from streamtwin.meetings.library import load_meetings
+from streamtwin.meetings.evidence import Evidence, assemble, gather
 from streamtwin.meetings.layout import (
-    check_question, found_nothing, lay_out, map_messages, reduce_messages, whole_messages,
+    check_question,
+    lay_out,
+    map_messages,
+    reduce_messages,
+    whole_messages,
 )
-from streamtwin.meetings.quotes import Source, check, relabelled
+from streamtwin.meetings.library import load_meetings
+from streamtwin.meetings.quotes import Source, check
 from streamtwin.meetings.transcript import Meeting
 
 DEFAULT_ANSWER_TOKENS = 512
@@ -54,30 +59,38 @@ class Answer:
 
 async def answer_question(
     question: str, meetings: list[Meeting], backend: Backend, *, answer_tokens: int = DEFAULT_ANSWER_TOKENS,
+    on_delta: Callable[[str], None] | None = None,
 ) -> Answer:
     """The answer from ``meetings`` (already read); raises ValueError for a bad question or no meetings,
-    :class:`~streamtwin.llm.backend.LLMError` when the model fails."""
-    return (await answer_questions([question], meetings, backend, answer_tokens=answer_tokens))[0]
+    :class:`~streamtwin.llm.backend.LLMError` when the model fails.  ``on_delta``: the last call's text as it
+    streams (the whole answer, or the reduce call's), before its quotes are checked."""
+    answers = await answer_questions([question], meetings, backend, answer_tokens=answer_tokens, on_delta=on_delta)
+    return answers[0]
 
 
 async def answer_questions(
     questions: Sequence[str], meetings: list[Meeting], backend: Backend, *,
-    answer_tokens: int = DEFAULT_ANSWER_TOKENS,
+    answer_tokens: int = DEFAULT_ANSWER_TOKENS, on_delta: Callable[[str], None] | None = None,
 ) -> list[Answer]:
     """Several questions over the same meetings, laid out once.  Each chunk (or the whole) is asked every
     question in turn, so a model that keeps the KV cache of a prompt's front (llama.cpp) reads it once: the
-    prompts differ only in the question at their end."""
+    prompts differ only in the question at their end.  ``on_delta`` (one question only): as for
+    :func:`answer_question`."""
     questions = [check_question(question) for question in questions]
     if not meetings:
         raise ValueError("no meetings to ask")
+    if on_delta is not None and len(questions) != 1:
+        raise ValueError("on_delta streams one question's answer")
     started = time.perf_counter()
     layout = lay_out(meetings, backend.context_tokens, answer_tokens)
     laid_out = time.perf_counter()
     slots = asyncio.Semaphore(max(1, getattr(backend, "max_in_flight", 1) or 1))  # waiters go first come
 
-    async def call(messages: list[dict[str, str]], tokens: int) -> str:
+    async def call(messages: list[dict[str, str]], tokens: int, streamed: bool = False) -> str:
         async with slots:
-            return await complete(backend, messages, tokens)
+            return await complete(backend, messages, tokens, on_delta if streamed else None)
+
+    evidence: list[Evidence] = []
 
     if layout.map_reduce:
         note_tokens = min(answer_tokens, NOTE_TOKENS)
@@ -85,21 +98,24 @@ async def answer_questions(
             call(map_messages(chunk, question), note_tokens) for chunk in layout.chunks for question in questions
         ))
         asked = len(questions)
-        # Each chunk's notes checked before the reduce call reads them: an invented quote never reaches it.
-        checked = [relabelled(note, meetings) if not found_nothing(note) else "" for note in notes]
-        found = [[note for note in checked[at::asked] if note.strip()] for at in range(asked)]
+        # Each question's quotes checked and numbered before the reduce call reads them: an invented one never
+        # reaches it, and the one it cites by number is put back in its answer (streamtwin/meetings/evidence.py).
+        evidence = [gather(notes[at::asked], meetings) for at in range(asked)]
         texts = await asyncio.gather(*(
-            call(reduce_messages(found[at], question), answer_tokens) for at, question in enumerate(questions)
+            call(reduce_messages(evidence[at].notes, question), answer_tokens, streamed=True)
+            for at, question in enumerate(questions)
         ))
         calls, mode = len(layout.chunks) + 1, "map-reduce"
     else:
-        texts = await asyncio.gather(*(call(whole_messages(layout, question), answer_tokens) for question in questions))
+        texts = await asyncio.gather(*(
+            call(whole_messages(layout, question), answer_tokens, streamed=True) for question in questions
+        ))
         calls, mode = 1, "whole"
     answered = time.perf_counter()
     answers = []
-    for question, text in zip(questions, texts):
+    for at, (question, text) in enumerate(zip(questions, texts)):
         checking = time.perf_counter()
-        checked = check(text, meetings)
+        checked = assemble(text, evidence[at], meetings) if layout.map_reduce else check(text, meetings)
         answers.append(Answer(
             question=question, text=checked.text, sources=checked.sources, rejected=checked.rejected,
             meetings=[meeting.name for meeting in meetings], mode=mode, calls=calls, prompt_tokens=layout.tokens,
@@ -109,11 +125,15 @@ async def answer_questions(
     return answers
 
 
-async def complete(backend: Backend, messages: list[dict[str, str]], max_tokens: int) -> str:
+async def complete(
+    backend: Backend, messages: list[dict[str, str]], max_tokens: int, on_delta: Callable[[str], None] | None = None,
+) -> str:
     parts = []
     async for item in backend.stream(ChatRequest(messages=messages, max_tokens=max_tokens, temperature=0.0)):
         if isinstance(item, Delta):
             parts.append(item.text)
+            if on_delta is not None:
+                on_delta(item.text)
     return "".join(parts)
 
 

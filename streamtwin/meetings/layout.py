@@ -40,11 +40,12 @@ MAP_SYSTEM = (
     f"label. {CITE} If nothing here bears on the question, answer only: NONE"
 )
 REDUCE_SYSTEM = (
-    "You answer a question about recorded meetings from notes that readers took from them, meeting by meeting "
-    "(each fact with its meeting label M1, M2, ... and a quote). Combine them into one answer; when the "
-    "answer spans several meetings, say what each one said and in which order things happened. Keep the "
-    'quotes you rely on exactly as the notes give them: [M3 12:04 Anna] "the exact words". If the notes do '
-    "not answer the question, say so."
+    "You answer a question about recorded meetings from notes that readers took from them, meeting by meeting. "
+    'Each quote in the notes has a number in square brackets, then its meeting label (M1, M2, ...), time and '
+    'speaker: [3] M5 12:04 Anna: "the exact words". Combine the notes into one answer; when the answer spans '
+    "several meetings, say what each one said and in which order things happened. After each fact, put the "
+    "number of the quote that supports it in square brackets, like [3]. If the notes do not answer the "
+    "question, say so."
 )
 
 

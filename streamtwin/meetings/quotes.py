@@ -13,10 +13,11 @@ Plain functions: no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from streamtwin.meetings.layout import label, stamp
+from streamtwin.meetings.layout import label
 from streamtwin.meetings.transcript import Meeting
 
 _LABEL = r"\[\s*(M\d+)\b([^\]\n]{0,80})\]"
@@ -92,8 +93,14 @@ class _Index:
         return where if where is not None and best >= FUZZY_SHARE * len(quote) else None
 
 
-def check(answer: str, meetings: list[Meeting]) -> Checked:
-    """``answer`` with every quote checked, numbered and sourced (see the module's docstring)."""
+def numbered(source: Source, number: int) -> str:
+    """How a checked quote is shown: the transcript's words, then its source's number."""
+    return f'"{source.quote}" [{number}]'
+
+
+def check(answer: str, meetings: list[Meeting], cite: Callable[[Source, int], str] = numbered) -> Checked:
+    """``answer`` with every quote checked, numbered and sourced (see the module's docstring); ``cite`` writes
+    each quote found in the text, from its source and number."""
     indexes: dict[int, _Index] = {}
 
     def index_of(position: int) -> _Index:
@@ -121,7 +128,7 @@ def check(answer: str, meetings: list[Meeting]) -> Checked:
         if source not in numbers:
             numbers[source] = len(result.sources) + 1
             result.sources.append(source)
-        pieces.append(f'"{source.quote}" [{numbers[source]}]')
+        pieces.append(cite(source, numbers[source]))
     pieces.append(answer[last:])
     # A label left without a quote says nothing checkable: dropped, so no unchecked source is shown.
     text = BARE_LABEL.sub("", "".join(pieces))
@@ -169,19 +176,3 @@ def _cut(text: str, quote: list[str]) -> str:
             return text[spans[at][0]:spans[at + len(quote) - 1][1]]
     return text
 
-
-_NUMBERED = re.compile(r'"([^"\n]*)" \[(\d+)\]')
-
-
-def relabelled(note: str, meetings: list[Meeting]) -> str:
-    """A chunk's notes for the reduce call, checked: each quote found replaced by the transcript's words under
-    its meeting's label, time and speaker, one found nowhere taken out (the reduce never sees it)."""
-    checked = check(note, meetings)
-    position = {(m.name, m.session, m.source): at for at, m in enumerate(meetings)}
-
-    def cite(match: re.Match[str]) -> str:
-        source = checked.sources[int(match.group(2)) - 1]
-        at = position[(source.meeting, source.session, source.recording)]
-        return f'[{label(at)} {stamp(source.start)} {source.speaker or "unknown"}] "{source.quote}"'
-
-    return _NUMBERED.sub(cite, checked.text)

@@ -1,7 +1,9 @@
 """One websocket client, from its first message to its close: the ``/ws`` conversation.
 
 A client says hello (publisher or viewer; :mod:`streamtwin.service.joins` decides what it joins), then a
-publisher sends its WebRTC offer and, when done, ``end``; either may ``ask`` the assistant a typed question.  Every refusal is an ``error`` frame to that
+publisher sends its WebRTC offer and, when done, ``end``; either may ``ask`` the assistant a typed question.
+A page that asks all past meetings says hello as ``meetings`` and then only asks
+(:mod:`streamtwin.service.past_meetings`).  Every refusal is an ``error`` frame to that
 client alone (fatal ones close it); a bug in one conversation ends that connection, never the server.
 A publisher whose connection drops keeps its place for the resume grace period; a close frame is a goodbye.
 """
@@ -26,6 +28,7 @@ from streamtwin.service.http import request_query
 from streamtwin.service.joins import Joins
 from streamtwin.service.metrics import ServiceMetrics
 from streamtwin.service.participant import Participant
+from streamtwin.service.past_meetings import PastMeetings
 from streamtwin.service.proxies import TrustedProxies
 from streamtwin.service.protocol import (
     CLOSE_INTERNAL,
@@ -58,9 +61,11 @@ def client_address(connection: ServerConnection, proxies: TrustedProxies) -> str
 class Conversations:
     """The websockets handler: one conversation per connection; ``channels`` are the connections open now."""
 
-    def __init__(self, config: Config, metrics: ServiceMetrics, joins: Joins, proxies: TrustedProxies) -> None:
+    def __init__(self, config: Config, metrics: ServiceMetrics, joins: Joins, proxies: TrustedProxies,
+                 meetings: PastMeetings | None = None) -> None:
         self.config = config
         self.proxies = proxies
+        self.meetings = meetings or PastMeetings(None)
         self.channels: set[ClientChannel] = set()
         self._metrics = metrics
         self._joins = joins
@@ -87,6 +92,7 @@ class Conversations:
         finally:
             self.channels.discard(channel)
             self._askers.pop(channel, None)
+            self.meetings.forget(channel)
             self._leave(channel)
             if ws.state is not State.OPEN:  # nothing more can be sent
                 channel.task.cancel()
@@ -99,7 +105,7 @@ class Conversations:
         join_by = asyncio.get_running_loop().time() + timeout
         while not channel.task.done():
             try:
-                async with asyncio.timeout_at(join_by if channel.live is None else None):
+                async with asyncio.timeout_at(join_by if not channel.role else None):
                     raw = await ws.recv()
             except TimeoutError:
                 channel.error("hello_timeout", f"no hello within {timeout:g} s", fatal=True)
@@ -119,9 +125,21 @@ class Conversations:
         kind = message["type"]
         live = channel.live
         if kind == "hello":
-            if live is not None:
-                raise Refusal("already_joined", f"already joined session {live.id} as {channel.role}")
-            await self._joins.hello(channel, parse_hello(message), query_token)
+            if channel.role:
+                joined = f" session {live.id}" if live is not None else ""
+                raise Refusal("already_joined", f"already joined{joined} as {channel.role}")
+            hello = parse_hello(message)
+            if hello.role == "meetings":  # no store, no model: refused before the token is looked at
+                self.meetings.check_available()
+                self._joins.check_access_token(channel, hello.token or query_token)
+                self.meetings.welcome(channel)
+            else:
+                await self._joins.hello(channel, hello, query_token)
+            return
+        if channel.role == "meetings":
+            if kind != "ask":
+                raise Refusal("meetings_only", f"a meetings connection only asks: not {kind!r}")
+            self.meetings.ask(channel, message.get("text"))
             return
         if live is None:
             raise Refusal("hello_required", 'say hello first: {"type": "hello", "role": "publisher" | "viewer"}')

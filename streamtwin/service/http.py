@@ -1,4 +1,5 @@
-"""The plain-HTTP side of the service: static files of ``streamtwin/web/``, ``/healthz``, ``/metrics``, the ``/ws`` gate.
+"""The plain-HTTP side of the service: static files of ``streamtwin/web/``, ``/healthz``, ``/metrics``, ``/meetings``
+(whether the page may offer "Ask all meetings"), the ``/ws`` gate.
 
 :class:`HttpFront` is websockets' ``process_request`` hook: it answers every
 request that is not a websocket upgrade of ``/ws`` and refuses any request whose
@@ -56,15 +57,18 @@ class HttpFront:
         ws_gate: WsGate,
         status: Callable[[], str] = lambda: "ok",
         allow_embed: list[str] | None = None,
+        meetings: Callable[[], bytes | None] = lambda: None,
     ):
         """``status()``: what /healthz says ("ok", or "degraded" while the event store is unreachable);
-        ``allow_embed``: origins whose pages may frame this one (``--allow-embed``)."""
+        ``allow_embed``: origins whose pages may frame this one (``--allow-embed``); ``meetings()``: what
+        /meetings says (JSON) when past meetings can be asked, None when they cannot (404)."""
         self.web_root = web_root
         self._policy = content_security_policy(allow_embed or [])
         self._status = status
         self._metrics_text = metrics_text
         self._allowed_hosts = allowed_hosts
         self._ws_gate = ws_gate
+        self._meetings = meetings
 
     def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         reply = self._answer(connection, request)
@@ -91,6 +95,11 @@ class HttpFront:
             return response(200, b'{"status":"%s"}\n' % self._status().encode(), "application/json")
         if path == "/metrics":
             return response(200, self._metrics_text().encode(), "text/plain; version=0.0.4; charset=utf-8")
+        if path == "/meetings":  # says no more than that a store and a model are there: the asking wants the token
+            body = self._meetings()
+            if body is None:
+                return response(404, b"asking all meetings needs serve --redis URL and a language model\n", TEXT)
+            return response(200, body, "application/json")
         return self._static(path)
 
     def _static(self, path: str) -> Response:

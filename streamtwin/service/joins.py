@@ -60,11 +60,12 @@ class Joins:
         elif hello.session is not None:
             self._resume(channel, hello)
         else:
-            self._check_access_token(channel, given)
+            self.check_access_token(channel, given)
             await self._open_session(channel, hello)
 
-    def _check_access_token(self, channel: ClientChannel, given: str, what: str = "access token") -> None:
-        """Refuse a missing or wrong access token (counted against the address), or any from a locked-out one."""
+    def check_access_token(self, channel: ClientChannel, given: str, what: str = "access token") -> None:
+        """Refuse a missing or wrong access token (counted against the address), or any from a locked-out one;
+        also for a page that asks all meetings (streamtwin/service/past_meetings.py)."""
         if not self.config.token:
             return
         now = time.monotonic()
@@ -90,7 +91,7 @@ class Joins:
             what = "viewer token (open the session's viewer link)"
             if not self.config.token:
                 raise Refusal("unauthorized", f"a missing or wrong {what}", CLOSE_POLICY)
-            self._check_access_token(channel, given, what)
+            self.check_access_token(channel, given, what)
         assert self.log_viewers.node_log is not None
         viewers += await self.log_viewers.node_log.viewers_elsewhere(str(hello.session))
         if viewers >= self.config.max_viewers:

@@ -16,7 +16,7 @@ from streamtwin.rooms.roster import RosterError, clean_name
 from streamtwin.service.sdp_rules import offer_problem
 
 CLIENT_TYPES = ("hello", "offer", "end", "ask", "rename")
-ROLES = ("publisher", "viewer")
+ROLES = ("publisher", "viewer", "meetings")  # meetings: asks every past session (serve --redis)
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # matched whole (fullmatch): "$" would let "id\n" through
 MAX_DEPTH = 8  # hello options are the deepest thing a client sends; nothing needs more
 MAX_TEXT_FIELD = 256  # tokens and session ids
@@ -119,10 +119,12 @@ def parse_hello(message: dict[str, Any]) -> Hello:
     """The fields of a hello, checked; raises ``bad_hello``."""
     role = message.get("role")
     if role not in ROLES:
-        raise Refusal("bad_hello", f"role must be 'publisher' or 'viewer', not {str(role)[:40]!r}")
+        raise Refusal("bad_hello", f"role must be 'publisher', 'viewer' or 'meetings', not {str(role)[:40]!r}")
     session_id = message.get("session")
     if session_id is not None and not valid_session_id(session_id):
         raise Refusal("bad_hello", "a session id is 1-64 letters, digits, '-' or '_'")
+    if role == "meetings" and session_id is not None:
+        raise Refusal("bad_hello", "a meetings hello asks every session: it names none")
     texts = {}
     for name in ("token", "resume"):
         value = message.get(name) or ""

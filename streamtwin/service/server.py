@@ -38,6 +38,7 @@ from streamtwin.service.native_memory import NativeMemory, glibc
 from streamtwin.service.metrics import ServiceMetrics
 from streamtwin.service.access import allowed_origins, check_bind
 from streamtwin.service.admission import Admission, Limits
+from streamtwin.service.past_meetings import PastMeetings
 from streamtwin.service.proxies import BadProxy, TrustedProxies
 from streamtwin.service.whip_rules import Head
 from streamtwin.service.whip_rules import Rules as WhipRules
@@ -88,9 +89,11 @@ class Server:
         session_factory: SessionFactory | None = None,
         web_root: Path | None = None,
         store: EventStore | None = None,
+        backend: Any = None,
     ):
         """``store``: the event store, already opened; default: the one ``config`` names (in memory without
-        ``--redis``), opened by :meth:`open_store` or :meth:`start`.  Raises :class:`ConfigError` for an unsafe
+        ``--redis``), opened by :meth:`open_store` or :meth:`start`.  ``backend``: the language model that answers
+        questions over all meetings (with ``--redis``; None: none are).  Raises :class:`ConfigError` for an unsafe
         configuration (a public address without a token), before anything is opened."""
         self.config = config
         self._store = store
@@ -112,15 +115,16 @@ class Server:
         self.registry = Registry(
             config, session_factory or make_session_factory(), self.metrics, self.admission, ice.for_server
         )
+        self.meetings = PastMeetings(backend)
         self.http = HttpFront(
             (web_root or find_web_root()).resolve(), self.metrics.render, config.allow_host, self._ws_gate,
             status=lambda: "degraded" if self.log is not None and self.log.degraded else "ok",
-            allow_embed=config.allow_embed,
+            allow_embed=config.allow_embed, meetings=self.meetings.offer,
         )
         self.whip = WhipEndpoint(self.registry, self.admission, WhipRules(config.token), ice.for_client)
         self.conversations = Conversations(
             config, self.metrics, Joins(config, self.admission, self.registry, self.log_viewers, ice.for_client),
-            self.proxies,
+            self.proxies, self.meetings,
         )
         self._ws_server: WsServer | None = None
         self._closed = False
@@ -155,6 +159,8 @@ class Server:
         )
         self.registry.event_log = self.log
         self.log_viewers.open(self.log)
+        if self.config.redis:  # an event log in memory holds only this process's sessions: not offered
+            self.meetings.open(self._store)
         log.info("node %s; event log %s", self.log.node, "in Redis" if self.config.redis else "in memory")
         self.memory.start()
         if any("@" in url for url in self.config.ice_servers):
@@ -184,6 +190,7 @@ class Server:
             return
         self._closed = True
         await self.memory.close()
+        await self.meetings.close()
         if self._ws_server is None:  # never listened (or the port was taken): only the log or store to close
             if self.log is not None:
                 await self.log.close()

@@ -5,6 +5,7 @@
 import { AssistantPanel } from './assistant.js';
 import { el } from './dom.js';
 import { Gauges } from './gauges.js';
+import { MeetingsBox } from './meetings.js';
 import { TranscriptView, wireDownloads } from './transcript.js';
 import { KeyframeTimeline, RoomChips } from './scene.js';
 import { TwinPanel } from './twin.js';
@@ -404,6 +405,11 @@ if (role === 'viewer') {
     openSocket(lastHello);
   }
 } else {
+  if (!joining) { // the operator's page (the access token, if any): a viewer or join link asks one session only
+    new MeetingsBox({
+      section: $('meetings'), form: $('meetings-ask'), input: $('meetings-text'), output: $('meetings-answer'), token,
+    }).offer();
+  }
   ui.start.addEventListener('click', start);
   ui.stop.addEventListener('click', stop);
   ui.name.addEventListener('keydown', (event) => { if (event.key === 'Enter') start(); });

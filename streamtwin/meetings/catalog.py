@@ -1,5 +1,6 @@
-"""The meetings an MCP server answers about: recordings named on its command line (read once) and the sessions
-of the event log (live ones read as far as they have got, each time they are asked for).
+"""The meetings that can be asked about: recordings named on a command line (read once) and the sessions of the
+event log (live ones read as far as they have got, each time they are asked for; ended ones once).  The MCP
+server's (streamtwin/mcp_server/) and serve's "Ask all meetings" (streamtwin/service/past_meetings.py).
 
 :meth:`Catalog.watch` polls the log for what an MCP client subscribed to a session would want to know: which
 sessions are live (the resource list changes) and which of them grew (a resource changed).
@@ -53,18 +54,15 @@ class Catalog:
         """A recording or a session by its id; :class:`~streamtwin.meetings.library.LibraryError` if none."""
         if name in self._recordings:
             return self._recordings[name]
-        if self.store is None:
+        meeting = await self._session(name) if self.store is not None else None
+        if meeting is None:
             raise LibraryError(f"no meeting {name!r}: list_sessions names them")
-        try:
-            return await read_session(self.store, name, f"session {name}")
-        except StoreUnavailable as exc:
-            raise LibraryError(f"the event log is unreachable: {exc}") from None
-        except LibraryError:
-            raise LibraryError(f"no meeting {name!r}: list_sessions names them") from None
+        return meeting
 
     async def meetings(self, name: str = "") -> list[Meeting]:
         """One meeting, or (``name`` empty) every one, oldest first.  A session that has ended does not change
-        any more: it is read from the log once."""
+        any more: it is read from the log once.  A listed session with nothing to read (opened a moment ago, its
+        first events not yet written; or expired since) is left out of every one, not an error for them all."""
         if name:
             return [await self.meeting(name)]
         found = []
@@ -74,11 +72,25 @@ class Catalog:
         for entry in entries:
             meeting = self._ended.get(entry.id)
             if meeting is None:
-                meeting = await self.meeting(entry.id)
+                meeting = self._recordings[entry.id] if entry.kind == "recording" else await self._session(entry.id)
+                if meeting is None:
+                    continue
                 if entry.kind == "session" and entry.state != LIVE:
                     self._ended[entry.id] = meeting
             found.append(meeting)
         return found
+
+    async def _session(self, session: str) -> Meeting | None:
+        """A session of the log as far as it goes, or None when nothing of it can be read (unknown, not yet
+        written, expired, or not events); :class:`LibraryError` when the log is unreachable."""
+        assert self.store is not None
+        try:
+            return await read_session(self.store, session, f"session {session}")
+        except StoreUnavailable as exc:
+            raise LibraryError(f"the event log is unreachable: {exc}") from None
+        except LibraryError as exc:
+            log.info("session %s: nothing to read (%s)", session, exc)
+            return None
 
     async def _records(self) -> list[SessionRecord]:
         assert self.store is not None
