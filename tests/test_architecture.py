@@ -36,6 +36,7 @@ PURE = {
     "streamtwin.media.mediatime",
     "streamtwin.media.redact",
     "streamtwin.outputs.cues",
+    "streamtwin.outputs.shown",
     "streamtwin.rooms.lookalikes",
     "streamtwin.rooms.roster",
     "streamtwin.service.access",
