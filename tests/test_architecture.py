@@ -50,6 +50,7 @@ PURE = {
     "streamtwin.service.whip_rules",
     "streamtwin.speakers.clusters",
     "streamtwin.speakers.names",
+    "streamtwin.speakers.recent_audio",
     "streamtwin.speakers.turns",
     "streamtwin.speech.agreement",
     "streamtwin.speech.capacity",

@@ -14,6 +14,7 @@ import pytest
 from streamtwin.speakers import encoder as ve
 from streamtwin.config import Config
 from streamtwin.events import SpeakerNamed, SpeakerTurns, TranscriptFinal, TranscriptPartial
+from streamtwin.speakers.recent_audio import RecentAudio
 from streamtwin.speakers.speaker_stage import SpeakerStage, speakers_enabled
 
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -292,11 +293,15 @@ async def test_a_rename_names_a_known_label_once_and_refuses_the_rest():
         stage.rename("S9", "Bob")
 
 
-def test_old_audio_is_trimmed():
-    stage = SpeakerStage(Config(), lambda e: None, inline, encoder=ToneEncoder)
-    for _ in range(100):
-        stage.push(np.zeros(16000, dtype=np.float32))
-    assert len(stage._audio) <= 32 * 16000
+def test_old_audio_is_trimmed_unless_an_utterance_still_needs_it():
+    audio = RecentAudio()
+    for second in range(100):
+        audio.push(np.full(16000, second, dtype=np.float32), [])
+    assert len(audio._audio) <= 32 * 16000 and audio.end_s == 100.0
+    assert audio.slice(98.0, 99.0).tolist() == [98.0] * 16000 and not audio.slice(10.0, 11.0).any()
+    for second in range(100, 200):
+        audio.push(np.full(16000, second, dtype=np.float32), [150.0])  # an utterance from 150 s on
+    assert audio.slice(150.0, 150.5).tolist() == [150.0] * 8000
 
 
 # --- the real encoder on the shared-microphone sample ------------------------------------------------

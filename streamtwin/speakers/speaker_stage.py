@@ -47,6 +47,7 @@ from streamtwin.speakers.encoder import (
 )
 from streamtwin.speakers.names import NameChange, Naming
 from streamtwin.speakers.profiles import load_profiles
+from streamtwin.speakers.recent_audio import RecentAudio
 from streamtwin.speakers.turns import PARTIAL_S, change_points, segments
 
 log = logging.getLogger(__name__)
@@ -56,8 +57,6 @@ log = logging.getLogger(__name__)
 # (16.5 ms, numpy's BLAS on one thread); waiting to batch three held that final for up to four.
 LABEL_AFTER_PARTIALS = 1  # a final in the middle of an utterance takes a label once this many are embedded (~1.6 s)
 EDGE_S = 0.5  # a turn event reaches this far past its utterance's first and last word (revised words move a little)
-KEEP_S = 30.0  # audio kept behind the newest sample when no utterance needs older
-MAX_KEEP_S = 120.0  # never more, whatever an utterance still needs
 KEEP_LABELS = 16  # utterances whose label a late revision can still take
 
 RunCpu = Callable[..., Awaitable[Any]]  # run(fn, *args) in the bounded CPU pool
@@ -117,8 +116,7 @@ class SpeakerStage:
             self._unannounced.add(label)
         self.split_threshold = config.speaker_split_threshold
         self._spans: dict[int, tuple[float, float]] = {}  # utterance -> (first word start, last word end)
-        self._audio = np.zeros(0, dtype=np.float32)
-        self._origin = 0  # absolute sample index of self._audio[0]
+        self._audio = RecentAudio()
         self._open: _Utterance | None = None
         self._closing: deque[_Utterance] = deque()  # ended, waiting for their last partials
         self._held: deque[Event] = deque()  # speech events behind an unlabelled utterance end
@@ -135,15 +133,7 @@ class SpeakerStage:
 
     def push(self, samples: np.ndarray) -> None:
         """The same 16 kHz mono float32 audio the speech stage gets, pushed first."""
-        self._audio = np.concatenate([self._audio, np.asarray(samples, dtype=np.float32)])
-        end = self._origin + len(self._audio)
-        keep_from = end - int(KEEP_S * SAMPLE_RATE)
-        needed = [self._first_needed(u) for u in (*self._closing, self._open) if u is not None]
-        if needed:
-            keep_from = max(min(keep_from, *needed), end - int(MAX_KEEP_S * SAMPLE_RATE))
-        if keep_from > self._origin + SAMPLE_RATE:  # trim in steps of a second or more
-            self._audio = self._audio[keep_from - self._origin :]
-            self._origin = keep_from
+        self._audio.push(samples, [u.start for u in (*self._closing, self._open) if u is not None])
 
     def relay(self, event: Event) -> None:
         """A speech-stage event on its way to the bus: finals get their speaker, order is kept."""
@@ -229,12 +219,12 @@ class SpeakerStage:
     def _next_job(self) -> tuple[_Utterance, np.ndarray, list[int], bool] | None:
         if self._closing:
             utterance = self._closing[0]
-            wav = self._slice(utterance.start, utterance.end)
+            wav = self._audio.slice(utterance.start, utterance.end)
             starts = [s for s in partial_starts(len(wav)) if s not in utterance.partials]
             return utterance, wav, starts, True
         utterance = self._open
         if utterance is not None:
-            wav = self._slice(utterance.start, utterance.end)
+            wav = self._audio.slice(utterance.start, utterance.end)
             starts = [s for s in complete_partials(len(wav)) if s not in utterance.partials]
             if starts:
                 return utterance, wav, starts, False
@@ -352,19 +342,3 @@ class SpeakerStage:
         if isinstance(event, TranscriptRevised) and event.utterance in self._labels:
             event.speaker, event.speaker_name = self._labels[event.utterance]
         self._emit(event)
-
-    # --- audio ---------------------------------------------------------------------------------------
-
-    def _slice(self, start_s: float, end_s: float) -> np.ndarray:
-        """The utterance's audio so far; the part already trimmed (past MAX_KEEP_S) is zeros."""
-        a, b = int(round(start_s * SAMPLE_RATE)), int(round(end_s * SAMPLE_RATE))
-        out = np.zeros(max(0, b - a), dtype=np.float32)
-        lo, hi = max(a, self._origin), min(b, self._origin + len(self._audio))
-        if hi > lo:
-            out[lo - a : hi - a] = self._audio[lo - self._origin : hi - self._origin]
-        return out
-
-    @staticmethod
-    def _first_needed(utterance: _Utterance) -> int:
-        """The first sample an utterance still reads (the volume is set from all of it, as resemblyzer does)."""
-        return int(round(utterance.start * SAMPLE_RATE))
