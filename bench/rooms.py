@@ -1,7 +1,7 @@
 """A room in real time on the shared speech engine of a server started with no flags (LLM off).
 
     python -m bench.rooms [--sample room_four|shared_mic] [--asr-model base|tiny.en] [--asr-language auto|en]
-                          [--limit-p90 2.0]
+                          [--limit-p90 2.0] [--language-hint en-US]
 
 samples/room_four.wav (the default) is a stand-up of four voices (David, Tom, Priya, Aiko; turns in
 room_four.json); samples/shared_mic.wav one of three.  Each participant gets a track of the whole
@@ -21,6 +21,9 @@ server admits them: the room is one session, each joiner checked against measure
   from the sample's turns (a final's words, moved back from the session clock by the speaker's
   offset, must fall in that speaker's turns);
 * the server process's CPU (share of one core over the run) and the load average beside it.
+
+``--language-hint``: each publisher's hello carries it (``options.language``, as the page sends
+``navigator.language``): with ``--asr-language auto`` a hint to the detection of the first speaker's language.
 
 The last line of output is one JSON object.
 """
@@ -73,12 +76,12 @@ def write_tracks(directory: Path) -> dict[str, Path]:
     return tracks
 
 
-def publishers_process(url: str, tracks: dict[str, Path], conn: Any) -> None:
+def publishers_process(url: str, tracks: dict[str, Path], conn: Any, language: str) -> None:
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(_publish_room(url, tracks, conn))
+    asyncio.run(_publish_room(url, tracks, conn, language))
 
 
-async def _publish_room(url: str, tracks: dict[str, Path], conn: Any) -> None:
+async def _publish_room(url: str, tracks: dict[str, Path], conn: Any, language: str) -> None:
     from streamtwin.media.publisher import Publication, open_player
     from streamtwin.service.webrtc import use_loopback_candidates
 
@@ -86,7 +89,8 @@ async def _publish_room(url: str, tracks: dict[str, Path], conn: Any) -> None:
     names = list(tracks)
     players = {name: open_player(str(tracks[name])) for name in names}
     publications = [
-        Publication(url, players[name].audio, None, on_event=lambda event: None, label=name, name=name)
+        Publication(url, players[name].audio, None, on_event=lambda event: None, label=name, name=name,
+                    language=language)
         for name in names
     ]
     host = asyncio.ensure_future(publications[0].run())
@@ -105,7 +109,7 @@ def true_speaker(local_time: float) -> str:
     return best["speaker"] if best["start"] - 0.5 <= local_time <= best["end"] + 0.5 else ""
 
 
-async def trial(config: Any, tracks: dict[str, Path]) -> dict[str, Any]:
+async def trial(config: Any, tracks: dict[str, Path], language: str = "") -> dict[str, Any]:
     from streamtwin.events import SessionEnded, TranscriptFinal
     from streamtwin.service.server import Server
     from streamtwin.service.webrtc import use_loopback_candidates
@@ -128,7 +132,7 @@ async def trial(config: Any, tracks: dict[str, Path]) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     process = context.Process(
-        target=publishers_process, args=(f"ws://127.0.0.1:{server.port}/ws", tracks, child), daemon=True
+        target=publishers_process, args=(f"ws://127.0.0.1:{server.port}/ws", tracks, child, language), daemon=True
     )
     cpu_before, wall_before = time.process_time(), time.time()
     process.start()
@@ -191,6 +195,7 @@ def main() -> None:
     parser.add_argument("--sample", default="room_four", help="a sample whose turns say who spoke when (room_four)")
     parser.add_argument("--asr-model", default="base", help="speech model (default: base)")
     parser.add_argument("--asr-language", default="auto", help="auto: each participant's stream detects it")
+    parser.add_argument("--language-hint", default="", help="the publishers' hello language (e.g. en-US); none: ''")
     args = parser.parse_args()
     global SAMPLE
     SAMPLE = SAMPLES / args.sample
@@ -202,7 +207,7 @@ def main() -> None:
     load_engine(config)  # loaded once, before the first publisher waits for it
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as directory:
-        result = asyncio.run(trial(config, write_tracks(Path(directory))))
+        result = asyncio.run(trial(config, write_tracks(Path(directory)), args.language_hint))
     p90s = [p["commit_latency_s"]["p90"] for p in result["per_participant"].values()]
     flushed = result["end_to_session_ended_s"]
     result["kept_real_time"] = bool(
@@ -218,7 +223,7 @@ def main() -> None:
     threads, workers = engine_threads(config)
     print(json.dumps({"bench": "rooms", "sample": args.sample, "participants": len(result["per_participant"]),
                       "asr_model": config.asr_model,
-                      "asr_language": config.asr_language,
+                      "asr_language": config.asr_language, "language_hint": args.language_hint,
                       "limit_p90_s": args.limit_p90, "threads_per_decode": threads, "workers": workers,
                       "load_average_before": load_before, "load_average_after": os.getloadavg()[0], **result}))
 

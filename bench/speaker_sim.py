@@ -7,6 +7,11 @@ speech stage does; each utterance is embedded whole (resemblyzer in numpy) and l
 pure policy (streamtwin.speakers.clusters), merges included.  The score is the share of speech under the right
 label (10 ms frames where one true speaker talks, labels matched one to one), not of words: no Whisper, seconds of
 CPU for the whole split.  The figures that count come from ``python -m bench.speakers``, which runs the pipeline.
+
+``--heads 1.0,1.6``: also how each utterance's head (its first seconds, as the speaker stage embeds it before a
+partial is whole) would be labelled before the utterance is added: a new voice's head should get a label no voice
+holds yet (``new``), a known voice's the label that voice holds at the end (``known``); ``false new`` counts known
+voices' heads taken for new ones.
 """
 
 from __future__ import annotations
@@ -74,13 +79,29 @@ def score(gold: dict[str, Any], spans: list[tuple[float, float]], labels: list[s
     return {"share": share, "labels": len(set(labels) - {""}), "speakers": len(gold["speakers"]), "mapping": mapping}
 
 
+def speaker_at(gold: dict[str, Any], a: float, b: float) -> str:
+    """Who speaks most between two media times."""
+    said: dict[str, float] = {}
+    for line in gold["lines"]:
+        said[line["speaker"]] = said.get(line["speaker"], 0.0) + max(0.0, min(b, line["end"]) - max(a, line["start"]))
+    return max(said, key=lambda k: said[k])
+
+
 def run(gold: dict[str, Any], wav: np.ndarray, args: argparse.Namespace) -> dict[str, Any]:
     encoder = shared_encoder()
     clusters = SpeakerClusters(threshold=args.threshold, min_new_s=args.min_new_s, margin=args.margin,
-                               prior=args.prior)
+                               prior=args.prior, split_apart=not args.no_split_apart)
     spans = utterances(wav)
     relabels, pieces = 0, []
+    heads: list[tuple[float, str, str, bool, bool]] = []  # (seconds, label, true speaker, heard before, label new)
+    heard: set[str] = set()
     for k, (a, b) in enumerate(spans):
+        for seconds in args.heads:
+            if b - a >= seconds:
+                head = encoder.embed_partials(normalize_volume(wav[int(a * SR) : int((a + seconds) * SR)]), [0])[0]
+                who = speaker_at(gold, a, a + seconds)
+                label = clusters.match(head)
+                heads.append((seconds, label, who, who in heard, clusters.speaker(label) is None))
         piece = normalize_volume(wav[int(a * SR) : int(b * SR)])
         starts = partial_starts(len(piece))
         partials = encoder.embed_partials(piece, starts)
@@ -92,10 +113,23 @@ def run(gold: dict[str, Any], wav: np.ndarray, args: argparse.Namespace) -> dict
             parts.append((lo, hi, average(np.stack(inside))))
         relabels += len(clusters.add(k, parts).relabels)
         pieces.extend((k, lo, hi) for lo, hi, _ in parts)
+        heard.update(speaker_at(gold, lo, hi) for lo, hi, _ in parts)
     by_time = {(s.utterance, s.start): s.label for s in clusters.segments}
     spans = [(lo, hi) for _, lo, hi in pieces]
     labels = [by_time[(k, lo)] for k, lo, _ in pieces]
-    return {**score(gold, spans, labels), "relabels": relabels}
+    scored = score(gold, spans, labels)
+    label_of = {truth: label for label, truth in scored["mapping"].items()}
+    tally: dict[float, list[int]] = {}  # seconds -> [new right, new voices, known right, false new, known]
+    for seconds, label, who, known, new in heads:
+        row = tally.setdefault(seconds, [0, 0, 0, 0, 0])
+        if known:
+            row[2] += label == label_of.get(who)
+            row[3] += new
+            row[4] += 1
+        else:
+            row[0] += new
+            row[1] += 1
+    return {**scored, "relabels": relabels, "heads": tally}
 
 
 def main() -> None:
@@ -107,6 +141,8 @@ def main() -> None:
     parser.add_argument("--margin", type=float, default=SpeakerClusters().margin)
     parser.add_argument("--prior", type=float, default=SpeakerClusters().prior)
     parser.add_argument("--min-new-s", type=float, default=SpeakerClusters().min_new_s)
+    parser.add_argument("--no-split-apart", action="store_true", help="let a split utterance's parts merge again")
+    parser.add_argument("--heads", type=lambda v: [float(x) for x in v.split(",") if x], default=[])
     args = parser.parse_args()
     results = {}
     folder = VOICES / args.split if args.split in ("dev", "test", "recorded") else Path(args.split)
@@ -120,6 +156,10 @@ def main() -> None:
               f"{result['relabels']} relabelled")
     shares = [r["share"] for r in results.values()]
     right = sum(r["labels"] == r["speakers"] for r in results.values())
+    for seconds in args.heads:
+        rows = np.array([r["heads"].get(seconds, [0] * 5) for r in results.values()]).sum(axis=0)
+        print(f"heads of {seconds:.1f} s: new voices {rows[0]} of {rows[1]} given a new label; known voices {rows[2]} "
+              f"of {rows[4]} given theirs, {rows[3]} taken for new")
     print(f"mean {100 * float(np.mean(shares)):.1f}%, right number of labels in {right} of {len(results)}; "
           f"load average {os.getloadavg()[0]:.2f}")
 

@@ -126,6 +126,10 @@ class Session:
             self._unsubscribe_assistant()
         self.assistant = None
 
+    def hint_language(self, language: str) -> None:
+        """The language the publisher's side expects to speak (its hello's): a hint to the detection."""
+        self.speech.hint_language(language)
+
     async def push_audio(self, samples: np.ndarray) -> None:
         """16 kHz mono float32, in order."""
         if self.speakers is not None:

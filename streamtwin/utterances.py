@@ -81,6 +81,11 @@ class UtteranceGrouper:
         self.last_key: int | None = None  # the utterance the last non-empty final joined (open or not)
 
     @property
+    def is_open(self) -> bool:
+        """An utterance is open (its end not seen yet)."""
+        return self._open is not None
+
+    @property
     def pending_text(self) -> str:
         return " ".join(self._open.parts) if self._open is not None else ""
 

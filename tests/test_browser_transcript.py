@@ -32,12 +32,14 @@ from streamtwin.events import (
     from_json,
 )
 from streamtwin.outputs.notes import MarkdownOutput
+from streamtwin.outputs.shown import ShownTranscript
 from streamtwin.twin.mirror import TwinMirror
 from streamtwin.outputs.text import clock
 from streamtwin.session import Session
 from streamtwin.outputs.subtitles import SubtitleOutput
 from tests.test_browser import CHROMIUM, CHROMIUM_BASE_FLAGS
 from tests.page_wait import wait_for_function
+from tests.test_shown_transcript import VOICED
 
 pytestmark = [pytest.mark.browser, pytest.mark.model]
 
@@ -71,37 +73,21 @@ def utterances(events) -> list[tuple[float, str]]:
 
 
 def spans_shown(events) -> int:
-    """A span per final with words; a revised utterance's finals are one span of its revision."""
+    """A span per final with words; a revised utterance's finals are one span of its revision or more (one per
+    voice): the page shows at least this many."""
     revised = {e.utterance for e in events if isinstance(e, TranscriptRevised)}
     said = [e.utterance for e in events if isinstance(e, TranscriptFinal) and e.text]
     return sum(1 for u in said if u not in revised) + len(revised & set(said))
 
 
 def speakers_of(events) -> list[str]:
-    """Per utterance with text, as the page's head tag shows it: the label of its last labelled final (it holds for
-    all), then the voice ``speaker.turns`` gives its first final; the latest ``speaker.named`` name, else the
-    final's own name, else the label."""
-    first: dict[int, TranscriptFinal] = {}
-    who: dict[int, tuple[str, str]] = {}
-    names: dict[str, str] = {}
+    """Per utterance with text, as the page's head tag shows it at the end: the notes' model
+    (streamtwin/outputs/shown.py, its own cases in tests/test_shown_transcript.py), every speaker.turns and
+    speaker.named applied."""
+    shown = ShownTranscript()
     for event in events:
-        if isinstance(event, TranscriptFinal):
-            if event.text.strip():
-                first.setdefault(event.utterance, event)
-            if event.speaker:
-                who[event.utterance] = (event.speaker, event.speaker_name)
-        elif isinstance(event, SpeakerTurns):
-            for turn in event.turns:
-                head = first.get(turn["utterance"])
-                if head is not None and turn["start"] <= (head.start + head.end) / 2 < turn["end"]:
-                    who[turn["utterance"]] = (turn["speaker"], "")
-        elif isinstance(event, SpeakerNamed):
-            names[event.speaker] = event.name
-    shown = []
-    for utterance in first:
-        label, name = who.get(utterance, ("", ""))
-        shown.append(names.get(label) or name or label)
-    return shown
+        shown.add(event)
+    return [paragraph.speaker for paragraph in shown.paragraphs()]
 
 
 def events_last_final(events, *, with_text: bool = False) -> TranscriptFinal:
@@ -309,24 +295,30 @@ def edge_events() -> list:
     return events + [SessionEnded()]
 
 
+def voiced_events() -> list:
+    """Voices that change after the fact: a split utterance revised, a merge, names given and taken back."""
+    return [*VOICED, SessionEnded()]
+
+
 async def test_the_pages_subtitles_and_notes_agree_with_python(make_server, meeting_events):
     server = await make_server()
-    cases = [edge_events(), meeting_events]
+    cases = [edge_events(), voiced_events(), meeting_events]
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_BASE_FLAGS)
         page = await browser.new_page()
         await page.goto(f"http://127.0.0.1:{server.port}/exports.js")
         for events in cases:
-            said = [e.to_dict() for e in events if isinstance(e, (TranscriptFinal, TranscriptRevised))]
+            said = [e.to_dict() for e in events
+                    if isinstance(e, (TranscriptFinal, TranscriptRevised, SpeakerTurns, SpeakerNamed))]
             twin = TwinMirror()
             for event in events:
                 if isinstance(event, (TwinState, TwinPatch)):
                     twin.apply(event)
             page_docs = await page.evaluate(
                 """async ([said, twin]) => {
-                    const { subtitles, meetingNotes, revisedFinals } = await import('/exports.js');
+                    const { subtitles, meetingNotes } = await import('/exports.js');
                     const finals = said.filter((event) => event.type === 'transcript.final');
-                    return [subtitles(finals, 'srt'), subtitles(finals, 'vtt'), meetingNotes(revisedFinals(said), twin)];
+                    return [subtitles(finals, 'srt'), subtitles(finals, 'vtt'), meetingNotes(said, twin)];
                 }""",
                 [said, twin.state],
             )

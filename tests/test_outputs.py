@@ -24,6 +24,8 @@ from streamtwin.events import (
     AssistantStarted,
     AssistantSwitched,
     SessionEnded,
+    SpeakerNamed,
+    SpeakerTurns,
     TranscriptFinal,
     TranscriptPartial,
     TranscriptRevised,
@@ -133,8 +135,23 @@ def test_markdown_holds_the_final_twin_and_a_paragraph_per_utterance(meeting_eve
     expected = utterances(meeting_events, revised=True)
     assert expected != utterances(meeting_events), "no utterance of the meeting was revised: nothing to check"
     assert len(paragraphs) == len(expected) >= 5
-    for paragraph, (start, said), who in zip(paragraphs, expected, speakers(meeting_events)):
-        assert paragraph == f"**{clock(start)}** " + (f"**{who}:** " if who else "") + said
+    # who spoke, as the page shows it at the end: a label a voice was named by shows that name, in the paragraphs
+    # said before the name was given too
+    named = {e.speaker: e.name for e in meeting_events if isinstance(e, SpeakerNamed)}
+    first_named = min((e.media_time for e in meeting_events if isinstance(e, SpeakerNamed)), default=None)
+    assert first_named is not None, "no voice of the meeting was named: nothing to check"
+    labels = {f.speaker for f in finals_of(meeting_events) if f.speaker} | {
+        turn["speaker"] for e in meeting_events if isinstance(e, SpeakerTurns) for turn in e.turns}
+    shown = {named.get(label, label) for label in labels}
+    before = []  # the tags of the paragraphs said before the first name was given
+    for paragraph, (start, said) in zip(paragraphs, expected):
+        stamp, _, rest = paragraph.partition(" ")
+        assert stamp == f"**{clock(start)}**"
+        assert re.sub(r"\*\*[^*]+:\*\* ", "", rest) == said
+        tags = re.findall(r"\*\*([^*]+):\*\* ", rest)
+        assert tags and set(tags) <= shown, (paragraph, shown)
+        before += tags if start < first_named else []
+    assert set(before) & set(named.values()), "no paragraph said before a voice was named shows its name"
     twin = final_twin(meeting_events)
     assert twin["action_items"], "the rules found no action item in the meeting: nothing to check"
     for item in twin["action_items"]:

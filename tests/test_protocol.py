@@ -91,6 +91,18 @@ def test_hello_fields_are_typed():
         assert refused(parse_hello, message).code == "bad_hello", message
 
 
+def test_a_hellos_language_is_a_tag_whose_primary_subtag_is_the_hint():
+    def language(value):
+        return parse_hello({"role": "publisher", "options": {"language": value}}).language
+
+    assert (language("de-AT"), language("EN"), language("en_US"), language("es-419"), language("zh-Hant-TW")) == (
+        "de", "en", "en", "es", "zh")
+    assert parse_hello({"role": "publisher"}).language == ""
+    for bad in ("", "english please", "d", "de-", 7, ["de"], "x" * 300):
+        refusal = refused(parse_hello, {"role": "publisher", "options": {"language": bad}})
+        assert refusal.code == "bad_hello" and "options.language" in str(refusal), bad
+
+
 def test_resume_from_is_a_viewers_seq():
     assert parse_hello({"role": "viewer", "session": "s"}).resume_from is None
     assert parse_hello({"role": "viewer", "session": "s", "resume_from": 0}).resume_from == 0

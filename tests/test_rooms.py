@@ -149,6 +149,23 @@ async def test_joining_needs_the_rooms_join_token_and_a_name(make_server):
     assert refused["code"] == "unauthorized" and "join_token" not in solo
 
 
+async def test_a_publishers_language_is_a_hint_to_the_detection_of_its_own_speech(make_server):
+    """The first speaker of a room had no hint (the room's language comes from a detection): the hello's
+    ``options.language`` (the page sends navigator.language) is one, for that publisher's stream only."""
+    server = await make_server(max_sessions=4, asr_language="auto")
+    host = await hello(await open_ws(server), "publisher", options={"name": "Ann", "language": "de-AT"})
+    await hello(await open_ws(server), "publisher", session=host["session"], token=host["join_token"],
+                options={"name": "Bob", "language": "es"})
+    await hello(await open_ws(server), "publisher", session=host["session"], token=host["join_token"],
+                options={"name": "Cy"})
+    room = server.sessions[host["session"]].session.room
+    assert {name: stream.speech._hint for name, stream in room.streams.items()} == {"Ann": "de", "Bob": "es", "Cy": None}
+    solo = await hello(await open_ws(server), "publisher", options={"language": "fr-CA"})
+    assert server.sessions[solo["session"]].session.speech._hint == "fr"
+    refused = await hello(await open_ws(server), "publisher", options={"language": "Klingon, please"})
+    assert (refused["type"], refused["code"]) == ("error", "bad_hello") and "options.language" in refused["message"]
+
+
 async def test_four_join_a_room_on_a_server_started_with_no_flags():
     """Issue 37: the third participant was refused ("the server holds its maximum of 2 sessions"): each joiner
     counted as a session.  The room is one session; joiners are limited by the room's size and by the speech

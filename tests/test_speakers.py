@@ -14,6 +14,7 @@ import pytest
 from streamtwin.speakers import encoder as ve
 from streamtwin.config import Config
 from streamtwin.events import SpeakerNamed, SpeakerTurns, TranscriptFinal, TranscriptPartial
+from streamtwin.speakers.recent_audio import RecentAudio
 from streamtwin.speakers.speaker_stage import SpeakerStage, speakers_enabled
 
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -162,6 +163,33 @@ async def test_a_whole_partial_is_embedded_before_its_utterance_ends():
     assert emitted[-1].utterance_end and emitted[-1].speaker == "S1"
 
 
+async def test_an_utterances_first_final_is_labelled_from_the_head_the_partials_announced():
+    """Before its words fill a partial, a final carries the match of the first second or more of the speech the
+    partials announced: a new voice's label at once, a known voice's own."""
+    emitted = []
+    encoder = ToneEncoder()
+    stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: encoder)
+    stage.push(np.full(48000, 0.1, dtype=np.float32))
+    stage.relay(final("Some words from the first voice.", 0.0, 2.9, 1, last=True))
+    await stage.drain()
+    for utterance, level in ((2, 0.2), (3, 0.1)):
+        start = 3.0 * (utterance - 1)
+        embedded = len(encoder.calls)
+        stage.push(np.full(8000, level, dtype=np.float32))
+        stage.relay(TranscriptPartial(text="Hello", start=start, media_time=start + 0.5))
+        await stage.drain()
+        assert len(encoder.calls) == embedded  # half a second heard: too little for a head
+        stage.push(np.full(40000, level, dtype=np.float32))
+        stage.relay(TranscriptPartial(text="Hello there", start=start, media_time=start + 3.0))
+        await stage.drain()
+        assert len(encoder.calls) == embedded + 1  # the head, embedded while the words are tentative
+        stage.relay(final("Hello", start + 0.05, start + 0.6, utterance))
+        assert emitted[-1].utterance == utterance and emitted[-1].speaker == ("S2" if level == 0.2 else "S1")
+        stage.relay(final("there.", start + 0.6, start + 2.9, utterance, last=True))
+        await stage.drain()
+        assert emitted[-1].speaker == ("S2" if level == 0.2 else "S1")
+
+
 async def test_a_held_end_holds_what_follows_until_it_is_labelled():
     emitted = []
     gate = asyncio.Event()
@@ -292,11 +320,15 @@ async def test_a_rename_names_a_known_label_once_and_refuses_the_rest():
         stage.rename("S9", "Bob")
 
 
-def test_old_audio_is_trimmed():
-    stage = SpeakerStage(Config(), lambda e: None, inline, encoder=ToneEncoder)
-    for _ in range(100):
-        stage.push(np.zeros(16000, dtype=np.float32))
-    assert len(stage._audio) <= 32 * 16000
+def test_old_audio_is_trimmed_unless_an_utterance_still_needs_it():
+    audio = RecentAudio()
+    for second in range(100):
+        audio.push(np.full(16000, second, dtype=np.float32), [])
+    assert len(audio._audio) <= 32 * 16000 and audio.end_s == 100.0
+    assert audio.slice(98.0, 99.0).tolist() == [98.0] * 16000 and not audio.slice(10.0, 11.0).any()
+    for second in range(100, 200):
+        audio.push(np.full(16000, second, dtype=np.float32), [150.0])  # an utterance from 150 s on
+    assert audio.slice(150.0, 150.5).tolist() == [150.0] * 8000
 
 
 # --- the real encoder on the shared-microphone sample ------------------------------------------------

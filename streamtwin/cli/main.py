@@ -192,6 +192,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="the room's join token (printed for, and sent to, its first publisher; env STREAMTWIN_JOIN_TOKEN)",
     )
     stream.add_argument(
+        "--language-hint", default=None, metavar="LANG",
+        help="the language SOURCE speaks (en, de-AT, ...): a hint to the server's speech language detection, which "
+        "a confident detection overrides (default: this system's locale; '' sends none)",
+    )
+    stream.add_argument(
         "--ask", action="store_true",
         help="each line on standard input is a question typed to the assistant, asked once media flows, the next "
         "after the previous one's answer (e.g. `echo 'What was decided?' | streamtwin stream talk.mp4 --to ... --ask`)",
@@ -237,14 +242,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KeyboardInterrupt:  # Ctrl-C while the models load, before the signal handlers are in place
             return 130
     if args.command == "stream":
-        from streamtwin.cli.stream import stream
+        from streamtwin.cli.stream import stream, system_language
 
         if args.session and not args.name:
             print("streamtwin: error: joining a room (--session) needs --name", file=sys.stderr)
             return 2
         return asyncio.run(
             stream(config, args.source, args.to, name=args.name, session=args.session, join_token=args.join_token,
-                   ask=args.ask)
+                   ask=args.ask, language=system_language() if args.language_hint is None else args.language_hint)
         )
     raise AssertionError(args.command)
 

@@ -7,6 +7,7 @@ When the source ends the session is asked to end, and the command exits once ``s
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -17,6 +18,16 @@ from streamtwin.events import Error, Event
 from streamtwin.media.publisher import Publication, PublishError, open_player, ws_url
 from streamtwin.media.redact import redact
 from streamtwin.outputs.text import JsonlOutput, TextOutput
+
+
+def system_language() -> str:
+    """This system's language as its locale variables say it ("de_AT.UTF-8" -> "de_AT"), as a browser sends
+    ``navigator.language``; "" for the C/POSIX locale or none."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "").split(".")[0].split("@")[0]
+        if value:
+            return "" if value in ("C", "POSIX") else value
+    return ""
 
 
 async def stdin_lines() -> AsyncIterator[str]:
@@ -42,10 +53,10 @@ async def stdin_lines() -> AsyncIterator[str]:
 
 async def stream(
     config: Config, source: str, url: str, *, name: str = "", session: str = "", join_token: str = "",
-    ask: bool = False,
+    ask: bool = False, language: str = "",
 ) -> int:
     """``streamtwin stream``: 0 once the session ended cleanly, 1 with one line on stderr otherwise.
-    ``ask``: each line on standard input is a question typed to the assistant."""
+    ``ask``: each line on standard input is a question typed to the assistant; ``language``: the hello's hint."""
     if ask and source == "-":
         sys.stderr.write("streamtwin: error: with --ask, standard input holds the questions: the source cannot be -\n")
         return 1
@@ -76,6 +87,7 @@ async def stream(
         publication = Publication(
             target, player.audio, player.video, on_event=on_event, on_message=on_message, label=redact(source),
             name=name, session=session, join_token=join_token, questions=stdin_lines() if ask else None,
+            language=language,
         )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -111,8 +111,10 @@ class Publication:
         session: str = "",
         join_token: str = "",
         questions: AsyncIterator[str] | None = None,
+        language: str = "",
     ) -> None:
-        """``questions``: typed to the assistant once media flows, each after the previous one's answer."""
+        """``questions``: typed to the assistant once media flows, each after the previous one's answer;
+        ``language``: the language the source speaks, as a hint to the server's detection ("en", "de-AT")."""
         self.url = url
         self.tracks = [t for t in (audio, video) if t is not None]
         self.on_event = on_event
@@ -121,6 +123,7 @@ class Publication:
         self.name = name  # in a room: this participant's name (the server's welcome confirms it)
         self.session = session  # a room to join (with join_token), else a new session
         self.join_token = join_token
+        self.language = language
         self.welcome: dict[str, Any] = {}
         self.ended: SessionEnded | ParticipantLeft | None = None
         self.questions = questions
@@ -145,6 +148,8 @@ class Publication:
         options: dict[str, Any] = {"source": self.label}
         if self.name:
             options["name"] = self.name
+        if self.language:
+            options["language"] = self.language
         message: dict[str, Any] = {"type": "hello", "role": "publisher", "options": options}
         if self.session:
             message.update(session=self.session, token=self.join_token)

@@ -1,10 +1,10 @@
 """Meeting notes in Markdown: the final digital twin as notes, then the transcript, a paragraph per utterance.
 
-A bus subscriber that folds the session as a past meeting is read
-(:class:`~streamtwin.meetings.transcript.MeetingFold`: finals grouped into utterances with the
-:class:`~streamtwin.utterances.UtteranceGrouper` the terminal view uses, each with its revision, and the twin
-as a viewer sees it); it writes the document once, when the session ends, because the notes are only
-final then.  ``streamtwin/web/exports.js`` renders the same document in the page (a test
+A bus subscriber that folds the session as the page shows it at the end
+(:class:`~streamtwin.outputs.shown.ShownTranscript`: finals grouped into utterances with the
+:class:`~streamtwin.utterances.UtteranceGrouper` the terminal view uses, each with its revision, the voices
+``speaker.turns`` moved and the names ``speaker.named`` gave; and the twin as a viewer sees it); it writes
+the document once, when the session ends, because the notes are only final then.  ``streamtwin/web/exports.js`` renders the same document in the page (a test
 holds the two to the same output).
 """
 
@@ -14,9 +14,11 @@ import logging
 import re
 from typing import Any, TextIO
 
-from streamtwin.events import Event, SessionEnded
-from streamtwin.meetings.transcript import Line, MeetingFold
+from streamtwin.events import Event, SessionEnded, TwinPatch, TwinState
+from streamtwin.meetings.transcript import Line
+from streamtwin.outputs.shown import ShownParagraph, ShownTranscript
 from streamtwin.outputs.text import clock
+from streamtwin.twin.mirror import TwinMirror
 
 log = logging.getLogger(__name__)
 
@@ -56,18 +58,22 @@ def _notes_sections(twin: dict[str, Any]) -> list[tuple[str, list[str]]]:
     ]
 
 
-def render_notes(paragraphs: list[Line], twin: dict[str, Any] | None) -> str:
+def _transcript_paragraph(paragraph: Line | ShownParagraph) -> str:
+    """Who said it (a room's participant, or a voice's label or name) leads the paragraph, in bold, and again
+    wherever the voice changes inside it."""
+    runs = paragraph.runs if isinstance(paragraph, ShownParagraph) else [(paragraph.speaker, paragraph.text)]
+    said = " ".join((f"**{escape(who)}:** " if who else "") + escape(text) for who, text in runs)
+    return f"**{clock(paragraph.start)}** {said}"
+
+
+def render_notes(paragraphs: list[Line] | list[ShownParagraph], twin: dict[str, Any] | None) -> str:
     """The document: the twin's non-empty sections (none without a twin), then the transcript."""
     blocks = ["# Meeting notes"]
     for title, lines in _notes_sections(twin or {}):
         if lines:
             blocks += [f"## {title}", "\n".join(lines)]
     blocks.append("## Transcript")
-    # Who said it (a room's participant, or a voice's label or name) leads the paragraph, in bold.
-    blocks += [
-        f"**{clock(p.start)}** " + (f"**{escape(p.speaker)}:** " if p.speaker else "") + escape(p.text)
-        for p in paragraphs if p.text
-    ]
+    blocks += [_transcript_paragraph(p) for p in paragraphs if p.text]
     return "\n\n".join(blocks) + "\n"
 
 
@@ -76,11 +82,14 @@ class MarkdownOutput:
 
     def __init__(self, out: TextIO):
         self._out = out
-        self._meeting = MeetingFold("", "")
+        self._transcript = ShownTranscript()
+        self._twin = TwinMirror()
 
     def __call__(self, event: Event) -> None:
-        self._meeting.add(event)
+        if isinstance(event, (TwinState, TwinPatch)):
+            self._twin.apply(event)
+        else:
+            self._transcript.add(event)
         if isinstance(event, SessionEnded):
-            meeting = self._meeting.meeting()
-            self._out.write(render_notes(meeting.lines, meeting.twin))
+            self._out.write(render_notes(self._transcript.paragraphs(), self._twin.state))
             self._out.flush()

@@ -70,6 +70,10 @@ class RoomStream:
     def name(self) -> str:
         return self.member.name
 
+    def hint_language(self, language: str) -> None:
+        """The language this participant's side expects to speak (their hello's): a hint, as the room's is."""
+        self.speech.hint_language(language)
+
     async def push_audio(self, samples: np.ndarray) -> None:
         if self.offset is None:
             self.offset = self.room.session_time()

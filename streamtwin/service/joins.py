@@ -138,6 +138,8 @@ class Joins:
         if hello.name is not None:
             live.open_room(hello.name)
         participant = live.participants[0]
+        if hello.language:
+            participant.sink.hint_language(hello.language)
         channel.role, channel.live = "publisher", live
         live.attach(participant, channel, snapshot=False)
         self._welcome_publisher(channel, live, participant, source)
@@ -152,6 +154,8 @@ class Joins:
         if not (live.is_room and tokens_match(given, live.join_token)):
             raise Refusal("unauthorized", "a missing or wrong join token (open the room's join link)", CLOSE_POLICY)
         participant = live.join(hello.name, channel.address)
+        if hello.language:
+            participant.sink.hint_language(hello.language)
         channel.role, channel.live = "publisher", live
         self._welcome_publisher(channel, live, participant, live.session.source)
         live.attach(participant, channel, snapshot=hello.snapshot)  # the snapshot holds who is in the room

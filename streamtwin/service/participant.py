@@ -36,6 +36,8 @@ class MediaSink(Protocol):
 
     def push_video(self, frame: av.VideoFrame | np.ndarray, media_time: float) -> None: ...
 
+    def hint_language(self, language: str) -> None: ...
+
 
 def timeouts(config: Config) -> Timeouts:
     return Timeouts(

@@ -18,6 +18,7 @@ from streamtwin.service.sdp_rules import offer_problem
 CLIENT_TYPES = ("hello", "offer", "end", "ask", "rename")
 ROLES = ("publisher", "viewer", "meetings")  # meetings: asks every past session (serve --redis)
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # matched whole (fullmatch): "$" would let "id\n" through
+LANGUAGE_TAG = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*")  # BCP 47 as navigator.language says it
 MAX_DEPTH = 8  # hello options are the deepest thing a client sends; nothing needs more
 MAX_TEXT_FIELD = 256  # tokens and session ids
 MAX_SOURCE_LABEL = 200
@@ -114,6 +115,13 @@ class Hello:
     def snapshot(self) -> bool:
         return self.options.get("snapshot", True) is not False
 
+    @property
+    def language(self) -> str:
+        """The language the publisher's side expects to speak (``options.language``: the page sends
+        ``navigator.language``), as its primary subtag ("de" of "de-AT"); "" when not given."""
+        match = LANGUAGE_TAG.fullmatch(str(self.options.get("language") or ""))
+        return match.group(1).lower() if match else ""
+
 
 def parse_hello(message: dict[str, Any]) -> Hello:
     """The fields of a hello, checked; raises ``bad_hello``."""
@@ -134,6 +142,9 @@ def parse_hello(message: dict[str, Any]) -> Hello:
     options = message.get("options") or {}
     if not isinstance(options, dict):
         raise Refusal("bad_hello", "options must be an object")
+    language = options.get("language")
+    if language is not None and not (isinstance(language, str) and LANGUAGE_TAG.fullmatch(language)):
+        raise Refusal("bad_hello", f"options.language is a language tag such as 'en' or 'de-AT', not {str(language)[:40]!r}")
     return Hello(role, session_id, texts["token"], texts["resume"], options, resume_from(message, role))
 
 

@@ -9,9 +9,11 @@ speaker is decided by the pure :class:`~streamtwin.speakers.clusters.SpeakerClus
 
 How labels attach (docs/protocol.md):
 
-* a final in the middle of an utterance carries the best match of the partials embedded so far
-  (once there are three: after ~3 s of its words) if it clears the threshold, without changing any
-  profile; else ``""`` (not known yet, maybe a new voice);
+* a final in the middle of an utterance carries the best match of its newest partials embedded so far,
+  without changing any profile, or the label a new voice would open when it matches no voice heard; before
+  its words fill a partial, the match of its *head*: the first 1-1.6 s of the speech the partials
+  (``transcript.partial``) announced, embedded while the words were still tentative, so even an
+  utterance's first final mostly carries a label;
 * the final that ends an utterance (``utterance_end: true``) waits until the whole utterance is
   embedded and carries its speaker for good: that label holds for every final of the utterance.
   Speech events behind it wait with it, so the order on the bus is the speech stage's;
@@ -32,7 +34,7 @@ import numpy as np
 
 from streamtwin.media.audio import SAMPLE_RATE
 from streamtwin.config import Config
-from streamtwin.events import Event, SpeakerNamed, SpeakerTurns, TranscriptFinal, TranscriptRevised
+from streamtwin.events import Event, SpeakerNamed, SpeakerTurns, TranscriptFinal, TranscriptPartial, TranscriptRevised
 from streamtwin.speakers.clusters import Outcome, SpeakerClusters
 from streamtwin.speakers.encoder import (
     HOP,
@@ -47,6 +49,7 @@ from streamtwin.speakers.encoder import (
 )
 from streamtwin.speakers.names import NameChange, Naming
 from streamtwin.speakers.profiles import load_profiles
+from streamtwin.speakers.recent_audio import RecentAudio
 from streamtwin.speakers.turns import PARTIAL_S, change_points, segments
 
 log = logging.getLogger(__name__)
@@ -55,9 +58,10 @@ log = logging.getLogger(__name__)
 # waits only for the one or two its end completes. A partial alone costs what its share of a batch of three does
 # (16.5 ms, numpy's BLAS on one thread); waiting to batch three held that final for up to four.
 LABEL_AFTER_PARTIALS = 1  # a final in the middle of an utterance takes a label once this many are embedded (~1.6 s)
+HEAD_MIN_S = 1.0  # the head of an utterance is embedded once this much of its speech is heard...
+HEAD_STEP_S = 0.3  # ... and again every time this much more is, up to a partial's length
+HEAD_ALIGN_S = 0.5  # a head belongs to the utterance whose first word starts this close to it
 EDGE_S = 0.5  # a turn event reaches this far past its utterance's first and last word (revised words move a little)
-KEEP_S = 30.0  # audio kept behind the newest sample when no utterance needs older
-MAX_KEEP_S = 120.0  # never more, whatever an utterance still needs
 KEEP_LABELS = 16  # utterances whose label a late revision can still take
 
 RunCpu = Callable[..., Awaitable[Any]]  # run(fn, *args) in the bounded CPU pool
@@ -87,6 +91,7 @@ class _Utterance:
     end: float  # the last committed word's end so far
     text: list[str] = field(default_factory=list)
     partials: dict[int, np.ndarray] = field(default_factory=dict)  # first mel frame -> embedding
+    head: np.ndarray | None = None  # the embedding of its first 1-1.6 s, for its finals before a partial is whole
     final: TranscriptFinal | None = None  # the utterance_end final, held until labelled
     held_at: float = 0.0  # perf_counter() when the utterance_end final arrived
 
@@ -117,9 +122,10 @@ class SpeakerStage:
             self._unannounced.add(label)
         self.split_threshold = config.speaker_split_threshold
         self._spans: dict[int, tuple[float, float]] = {}  # utterance -> (first word start, last word end)
-        self._audio = np.zeros(0, dtype=np.float32)
-        self._origin = 0  # absolute sample index of self._audio[0]
+        self._audio = RecentAudio()
         self._open: _Utterance | None = None
+        self._heard: float | None = None  # where speech the partials show began, before a final opened it
+        self._head: tuple[float, float, np.ndarray] | None = None  # (start, seconds, embedding) of the newest head
         self._closing: deque[_Utterance] = deque()  # ended, waiting for their last partials
         self._held: deque[Event] = deque()  # speech events behind an unlabelled utterance end
         self._labels: dict[int, tuple[str, str]] = {}  # recent utterances' labels, for their revisions
@@ -135,15 +141,9 @@ class SpeakerStage:
 
     def push(self, samples: np.ndarray) -> None:
         """The same 16 kHz mono float32 audio the speech stage gets, pushed first."""
-        self._audio = np.concatenate([self._audio, np.asarray(samples, dtype=np.float32)])
-        end = self._origin + len(self._audio)
-        keep_from = end - int(KEEP_S * SAMPLE_RATE)
-        needed = [self._first_needed(u) for u in (*self._closing, self._open) if u is not None]
-        if needed:
-            keep_from = max(min(keep_from, *needed), end - int(MAX_KEEP_S * SAMPLE_RATE))
-        if keep_from > self._origin + SAMPLE_RATE:  # trim in steps of a second or more
-            self._audio = self._audio[keep_from - self._origin :]
-            self._origin = keep_from
+        self._audio.push(samples, [u.start for u in (*self._closing, self._open) if u is not None])
+        if self._heard is not None:  # speech the partials announced: its head may be long enough now
+            self._kick()
 
     def relay(self, event: Event) -> None:
         """A speech-stage event on its way to the bus: finals get their speaker, order is kept."""
@@ -152,11 +152,17 @@ class SpeakerStage:
             return
         if isinstance(event, TranscriptFinal):
             self._on_final(event)
-        elif self._held:
+        else:
+            if isinstance(event, TranscriptPartial) and self._open is None and event.text.strip():
+                self._heard = event.start
+            self._relay_other(event)
+        self._kick()
+
+    def _relay_other(self, event: Event) -> None:
+        if self._held:
             self._held.append(event)
         else:
             self._out(event)
-        self._kick()
 
     def rename(self, label: str, name: str) -> None:
         """A viewer names a voice: ValueError for a label nobody has; nothing is sent when it already has that name."""
@@ -191,6 +197,8 @@ class SpeakerStage:
                 log.debug("utterance %d ended without utterance_end", utterance.id)
             start = final.words[0][1] if final.words else final.start
             utterance = self._open = _Utterance(final.utterance, float(start), float(final.end))
+            self._heard = None
+            self._take_head(utterance)
         utterance.end = max(utterance.end, float(final.end))
         if final.text.strip():
             utterance.text.append(final.text.strip())
@@ -206,6 +214,9 @@ class SpeakerStage:
             recent = [utterance.partials[k] for k in sorted(utterance.partials)[-2 * LABEL_AFTER_PARTIALS:]]
             label = self.clusters.match(average(np.stack(recent)))
             final.speaker, final.speaker_name = label, self.naming.name_of(label)
+        elif utterance.head is not None:
+            label = self.clusters.match(utterance.head)
+            final.speaker, final.speaker_name = label, self.naming.name_of(label)
         if self._held:
             self._held.append(final)
         else:
@@ -219,8 +230,14 @@ class SpeakerStage:
             return
         job = self._next_job()
         if job is None:
-            self._release()
-            self._idle.set()
+            head = self._head_job()
+            if head is None:
+                self._release()
+                self._idle.set()
+                return
+            start, wav = head
+            self._job = asyncio.ensure_future(self._run_cpu(self._embed, wav, [0]))
+            self._job.add_done_callback(lambda future: self._head_done(future, start, len(wav) / SAMPLE_RATE))
             return
         utterance, wav, starts, last = job
         self._job = asyncio.ensure_future(self._run_cpu(self._embed, wav, starts))
@@ -229,16 +246,47 @@ class SpeakerStage:
     def _next_job(self) -> tuple[_Utterance, np.ndarray, list[int], bool] | None:
         if self._closing:
             utterance = self._closing[0]
-            wav = self._slice(utterance.start, utterance.end)
+            wav = self._audio.slice(utterance.start, utterance.end)
             starts = [s for s in partial_starts(len(wav)) if s not in utterance.partials]
             return utterance, wav, starts, True
         utterance = self._open
         if utterance is not None:
-            wav = self._slice(utterance.start, utterance.end)
+            wav = self._audio.slice(utterance.start, utterance.end)
             starts = [s for s in complete_partials(len(wav)) if s not in utterance.partials]
             if starts:
                 return utterance, wav, starts, False
         return None
+
+    def _head_job(self) -> tuple[float, np.ndarray] | None:
+        """The head of the speech the partials announced, when enough more of it was heard since the last."""
+        if self._heard is None or self._open is not None:
+            return None
+        heard = min(self._audio.end_s - self._heard, PARTIAL_S)
+        have = self._head[1] if self._head is not None and abs(self._head[0] - self._heard) < HEAD_STEP_S else 0.0
+        if heard < HEAD_MIN_S or heard < have + HEAD_STEP_S:
+            return None
+        return self._heard, self._audio.slice(self._heard, self._heard + heard)
+
+    def _head_done(self, future: asyncio.Future[Any], start: float, seconds: float) -> None:
+        self._job = None
+        if self.closed:
+            self._idle.set()
+            return
+        try:
+            embeddings, cpu = future.result()
+            self.embed_seconds += cpu
+            self._head = (start, seconds, embeddings[0])
+            if self._open is not None:
+                self._take_head(self._open)
+        except (Exception, asyncio.CancelledError) as exc:  # no head: its finals wait for a partial
+            log.error("speaker embedding failed: %r", exc, exc_info=not isinstance(exc, asyncio.CancelledError))
+        self._release()
+        self._kick()
+
+    def _take_head(self, utterance: _Utterance) -> None:
+        """The newest head, if it is this utterance's beginning."""
+        if self._head is not None and abs(self._head[0] - utterance.start) <= HEAD_ALIGN_S:
+            utterance.head = self._head[2]
 
     def _embed(self, wav: np.ndarray, starts: list[int]) -> tuple[np.ndarray, float]:
         """In the pool: the partials at ``starts``, the volume raised as resemblyzer does for the audio so far;
@@ -352,19 +400,3 @@ class SpeakerStage:
         if isinstance(event, TranscriptRevised) and event.utterance in self._labels:
             event.speaker, event.speaker_name = self._labels[event.utterance]
         self._emit(event)
-
-    # --- audio ---------------------------------------------------------------------------------------
-
-    def _slice(self, start_s: float, end_s: float) -> np.ndarray:
-        """The utterance's audio so far; the part already trimmed (past MAX_KEEP_S) is zeros."""
-        a, b = int(round(start_s * SAMPLE_RATE)), int(round(end_s * SAMPLE_RATE))
-        out = np.zeros(max(0, b - a), dtype=np.float32)
-        lo, hi = max(a, self._origin), min(b, self._origin + len(self._audio))
-        if hi > lo:
-            out[lo - a : hi - a] = self._audio[lo - self._origin : hi - self._origin]
-        return out
-
-    @staticmethod
-    def _first_needed(utterance: _Utterance) -> int:
-        """The first sample an utterance still reads (the volume is set from all of it, as resemblyzer does)."""
-        return int(round(utterance.start * SAMPLE_RATE))

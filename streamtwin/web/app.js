@@ -314,7 +314,8 @@ async function start() {
   stopping = false;
   resume = null;
   welcomedBefore = false;
-  const options = name ? { source: 'browser', name } : { source: 'browser' };
+  // The browser's language: a hint to the speech language detection (a confident detection still wins).
+  const options = { source: 'browser', ...(name ? { name } : {}), ...(navigator.language ? { language: navigator.language } : {}) };
   lastHello = joining
     ? { type: 'hello', role: 'publisher', session: joining.session, token: joining.token, options }
     : { type: 'hello', role: 'publisher', options };

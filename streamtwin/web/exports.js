@@ -160,48 +160,102 @@ function notesSections(twin) {
   ];
 }
 
-// The finals as the page shows them, for the notes: a revised utterance (transcript.revised) becomes one
-// final with the revision's words, its first final's start and its last final's label, as
-// streamtwin/outputs/notes.py writes it; subtitles keep the commits, as streamtwin/outputs/subtitles.py streams them.
-export function revisedFinals(events) {
-  const revisions = new Map();
-  const firstStart = new Map();
-  for (const event of events) {
-    if (event.type === 'transcript.revised') revisions.set(event.utterance, event);
-    else if (event.type === 'transcript.final' && event.text.trim() && !firstStart.has(event.utterance)) {
-      firstStart.set(event.utterance, event.start);
-    }
+// A revision's words in place of a paragraph's spans ({text, start, end, speaker}): one span when the old
+// spans had one voice (theirs, else the revision's), else a span per run of words under one voice (the voice
+// of the old span under each word's middle), so a split utterance keeps its split. As
+// streamtwin/outputs/shown.py's revised_spans; the page (transcript.js) uses it too.
+export function revisedSpans(old, revision) {
+  const voiced = old.filter((span) => span.speaker);
+  const voices = new Set(voiced.map((span) => span.speaker));
+  if (voices.size <= 1) {
+    const speaker = voiced.length ? voiced[0].speaker : revision.speaker || '';
+    return [{ text: normalise(revision.text), start: revision.start, end: revision.end, speaker }];
   }
+  const distance = (span, middle) => (span.start <= middle && middle < span.end
+    ? 0 : Math.min(Math.abs(span.start - middle), Math.abs(span.end - middle)));
   const out = [];
-  for (const event of events) {
-    if (event.type !== 'transcript.final') continue;
-    const revision = event.utterance ? revisions.get(event.utterance) : undefined;
-    if (!revision) out.push(event);
-    else if (event.utterance_end) {
-      const start = firstStart.get(event.utterance) ?? revision.start;
-      out.push({ ...event, text: revision.text, start, end: revision.end, words: revision.words });
-    }
+  for (const word of timedWords(revision.text, revision.start, revision.end, revision.words)) {
+    const middle = (word.start + word.end) / 2;
+    let under = voiced[0];
+    for (const span of voiced) if (distance(span, middle) < distance(under, middle)) under = span;
+    const last = out[out.length - 1];
+    if (last && last.speaker === under.speaker) Object.assign(last, { text: `${last.text} ${word.text}`, end: word.end });
+    else out.push({ text: word.text, start: word.start, end: word.end, speaker: under.speaker });
   }
   return out;
 }
 
-// The twin's state (or null) as notes, then the finals as a paragraph per utterance.
-export function meetingNotes(finals, twin) {
+// The transcript as the page shows it at the end (a port of streamtwin/outputs/shown.py): a paragraph per
+// utterance, {start, runs: [[who, text], ...]}, with every speaker.turns and speaker.named applied.
+export function shownParagraphs(events) {
   const grouper = new UtteranceGrouper();
-  const paragraphs = [];
-  for (const f of finals) {
-    paragraphs.push(...grouper.add(f.text, f.start, f.end, f.utterance, f.utterance_end, f.speaker_name || f.speaker));
+  const paragraphs = []; // {key, utterance, start, spans}
+  const names = new Map();
+  const carried = new Map();
+  let current = null;
+  const label = (paragraph, final) => {
+    if (!final.speaker) return;
+    for (const span of paragraph.spans) span.speaker = final.speaker;
+    if (final.speaker_name) carried.set(final.speaker, final.speaker_name);
+  };
+  for (const event of events) {
+    if (event.type === 'transcript.final') {
+      grouper.add(event.text, event.start, event.end, event.utterance, event.utterance_end);
+      const text = normalise(event.text);
+      if (text) {
+        if (!current || current.key !== grouper.lastKey) {
+          current = { key: grouper.lastKey, utterance: event.utterance || 0, start: event.start, spans: [] };
+          paragraphs.push(current);
+        }
+        current.spans.push({ text, start: event.start, end: event.end, speaker: event.speaker || '' });
+        label(current, event);
+      } else if (current && current.key === grouper.lastKey) label(current, event);
+      if (!grouper.open) current = null;
+    } else if (event.type === 'transcript.revised') {
+      const paragraph = paragraphs.findLast((p) => event.utterance > 0 && p.utterance === event.utterance);
+      if (paragraph && paragraph.spans.length && normalise(event.text)) {
+        paragraph.spans = revisedSpans(paragraph.spans, event);
+      }
+    } else if (event.type === 'speaker.turns') {
+      for (const turn of event.turns || []) {
+        for (const paragraph of paragraphs) {
+          if (!paragraph.utterance || paragraph.utterance !== turn.utterance) continue;
+          for (const span of paragraph.spans) {
+            const middle = (span.start + span.end) / 2;
+            if (turn.start <= middle && middle < turn.end) span.speaker = turn.speaker;
+          }
+        }
+      }
+    } else if (event.type === 'speaker.named') names.set(event.speaker, event.name);
   }
-  paragraphs.push(...grouper.flush());
+  const nameOf = (label) => (label ? (names.has(label) ? names.get(label) : carried.get(label) || '') || label : '');
+  const shown = [];
+  for (const paragraph of paragraphs) {
+    const runs = [];
+    for (const span of paragraph.spans) {
+      if (!span.text) continue;
+      const last = runs[runs.length - 1];
+      if (last && (!span.speaker || last[0] === '' || last[0] === span.speaker)) {
+        last[0] = last[0] || span.speaker;
+        last[1].push(span.text);
+      } else runs.push([span.speaker, [span.text]]);
+    }
+    if (runs.length) shown.push({ start: paragraph.start, runs: runs.map(([who, texts]) => [nameOf(who), texts.join(' ')]) });
+  }
+  return shown;
+}
+
+// The twin's state (or null) as notes, then the transcript as the page shows it: a paragraph per utterance,
+// who spoke in bold at its head and wherever the voice changes.
+export function meetingNotes(events, twin) {
   const blocks = ['# Meeting notes'];
   for (const [title, lines] of notesSections(twin || {})) {
     if (lines.length) blocks.push(`## ${title}`, lines.join('\n'));
   }
   blocks.push('## Transcript');
-  for (const p of paragraphs) {
-    if (!p.text) continue;
-    const who = p.speaker ? `**${escapeMarkdown(p.speaker)}:** ` : ''; // as streamtwin/outputs/notes.py writes it
-    blocks.push(`**${clock(p.start)}** ${who}${escapeMarkdown(p.text)}`);
+  for (const p of shownParagraphs(events)) {
+    const said = p.runs.map(([who, text]) => `${who ? `**${escapeMarkdown(who)}:** ` : ''}${escapeMarkdown(text)}`);
+    blocks.push(`**${clock(p.start)}** ${said.join(' ')}`); // as streamtwin/outputs/notes.py writes it
   }
   return `${blocks.join('\n\n')}\n`;
 }

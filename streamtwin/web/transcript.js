@@ -3,7 +3,7 @@
 // to screen readers (a polite live region), and the download buttons.
 
 import { el } from './dom.js';
-import { clock, jsonLines, meetingNotes, revisedFinals, subtitles } from './exports.js';
+import { clock, jsonLines, meetingNotes, revisedSpans, subtitles } from './exports.js';
 import { UtteranceGrouper, normalise } from './utterances.js';
 
 const AT_BOTTOM_PX = 24;
@@ -15,6 +15,7 @@ export class TranscriptView {
     this.scroller = scroller;
     this.onRename = onRename; // (label, name): a viewer names a voice (the server answers with speaker.named)
     this.names = new Map(); // voice label -> its name (speaker.named)
+    this.carried = new Map(); // voice label -> the name its latest final carried
     this.follow = follow;
     this.announcer = announcer;
     this.tentative = el('span', '', 'partial');
@@ -43,6 +44,7 @@ export class TranscriptView {
     this.announcer.replaceChildren();
     this.slots.clear();
     this.names.clear();
+    this.carried.clear();
     this.follow.hidden = true;
     this.following = true;
   }
@@ -74,23 +76,31 @@ export class TranscriptView {
   }
 
   // The utterance decoded again once it ended: its words replace the paragraph's finals (marked, so a
-  // reader sees the text changed); the time and the speaker stay.
+  // reader sees the text changed); the time stays, and so do the voices: where they changed inside the
+  // paragraph, the revision is cut there (revisedSpans, as the notes do).
   revised(event) {
     const paragraphs = this.scroller.querySelectorAll(`p.utterance[data-utterance="${Number(event.utterance)}"]`);
     const paragraph = paragraphs[paragraphs.length - 1];
-    const text = normalise(event.text);
-    if (!paragraph || !text) return;
+    if (!paragraph || !normalise(event.text)) return;
     this.update(() => {
       const finals = [...paragraph.querySelectorAll('.final')];
       if (!finals.length) return;
-      const span = el('span', text, 'final revised');
-      span.title = `revised once the utterance ended (was: ${normalise(event.replaces)})`;
-      Object.assign(span.dataset, { start: String(event.start), end: String(event.end), speaker: event.speaker || '' });
-      finals[0].replaceWith(span);
+      const old = finals.map((span) => ({
+        start: Number(span.dataset.start), end: Number(span.dataset.end), speaker: span.dataset.speaker || '',
+      }));
+      const made = revisedSpans(old, event).map((part) => {
+        const span = el('span', part.text, 'final revised');
+        span.title = `revised once the utterance ended (was: ${normalise(event.replaces)})`;
+        Object.assign(span.dataset, { start: String(part.start), end: String(part.end), speaker: part.speaker });
+        return span;
+      });
+      finals[0].replaceWith(made[0]);
+      made.slice(1).reduce((before, span) => { before.after(' ', span); return span; }, made[0]);
       for (const old of finals.slice(1)) {
         if (old.previousSibling?.nodeType === Node.TEXT_NODE) old.previousSibling.remove();
         old.remove();
       }
+      this.retag(paragraph);
     });
   }
 
@@ -158,7 +168,8 @@ export class TranscriptView {
       tag = this.tag();
       paragraph.querySelector('time').after(' ', tag);
     }
-    this.show(tag, event.speaker, event.speaker_name);
+    if (event.speaker_name) this.carried.set(event.speaker, event.speaker_name);
+    this.show(tag, event.speaker);
     for (const span of paragraph.querySelectorAll('.final')) span.dataset.speaker = event.speaker; // the end's holds
   }
 
@@ -195,8 +206,9 @@ export class TranscriptView {
     return tag;
   }
 
-  show(tag, label, name = '') {
-    tag.textContent = this.names.get(label) || name || label;
+  // A voice's latest name (speaker.named; "" when it lost it), else the name its finals carried, else its label.
+  show(tag, label) {
+    tag.textContent = (this.names.has(label) ? this.names.get(label) : this.carried.get(label)) || label;
     tag.title = /^S\d+$/.test(label) ? `${label}: click to name this voice` : label;
     tag.dataset.label = label;
     const slot = this.slots.get(label) ?? (Number(label.replace(/\D/g, '')) - 1) % 8 + 1;
@@ -240,7 +252,7 @@ export class TranscriptView {
 // The download buttons (data-format md | srt | vtt | jsonl): documents built from the events received.
 export function wireDownloads(buttons, { events, twin }) {
   const build = {
-    md: () => ['text/markdown', meetingNotes(revisedFinals(events()), twin())],
+    md: () => ['text/markdown', meetingNotes(events(), twin())],
     srt: () => ['application/x-subrip', subtitles(finalsOf(events()), 'srt')],
     vtt: () => ['text/vtt', subtitles(finalsOf(events()), 'vtt')],
     jsonl: () => ['application/x-ndjson', jsonLines(events())],
