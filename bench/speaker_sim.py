@@ -90,7 +90,7 @@ def speaker_at(gold: dict[str, Any], a: float, b: float) -> str:
 def run(gold: dict[str, Any], wav: np.ndarray, args: argparse.Namespace) -> dict[str, Any]:
     encoder = shared_encoder()
     clusters = SpeakerClusters(threshold=args.threshold, min_new_s=args.min_new_s, margin=args.margin,
-                               prior=args.prior, split_apart=not args.no_split_apart)
+                               prior=args.prior)
     spans = utterances(wav)
     relabels, pieces = 0, []
     heads: list[tuple[float, str, str, bool, bool]] = []  # (seconds, label, true speaker, heard before, label new)
@@ -141,7 +141,6 @@ def main() -> None:
     parser.add_argument("--margin", type=float, default=SpeakerClusters().margin)
     parser.add_argument("--prior", type=float, default=SpeakerClusters().prior)
     parser.add_argument("--min-new-s", type=float, default=SpeakerClusters().min_new_s)
-    parser.add_argument("--no-split-apart", action="store_true", help="let a split utterance's parts merge again")
     parser.add_argument("--heads", type=lambda v: [float(x) for x in v.split(",") if x], default=[])
     args = parser.parse_args()
     results = {}

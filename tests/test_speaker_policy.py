@@ -88,17 +88,6 @@ def test_one_utterance_of_two_voices_is_labelled_by_segment():
     assert clusters.label_of(3) == "S2"  # the label of its end
 
 
-def test_the_parts_of_a_split_utterance_stay_two_voices_however_alike():
-    """Two close voices (a same-gender pair): the split of one utterance says they differ, and the clustering
-    keeps them apart, with everything else of theirs, where their similarity alone would merge them."""
-    a = voice(1)
-    b = mix(a, voice(2), 0.8)  # as alike as one real voice with itself
-    assert SpeakerClusters(split_apart=False).add(1, [(0.0, 3.0, a), (3.0, 6.0, b)]).labels == ["S1", "S1"]
-    clusters = SpeakerClusters()
-    assert clusters.add(1, [(0.0, 3.0, a), (3.0, 6.0, b)]).labels == ["S1", "S2"]
-    assert add(clusters, 2, b).labels == ["S2"] and add(clusters, 3, a).labels == ["S1"]
-
-
 def test_the_count_is_capped_and_later_voices_go_to_the_nearest():
     voices = apart(3)
     clusters = SpeakerClusters(max_speakers=2)

@@ -24,7 +24,6 @@ Plain classes: no I/O, no clock; embeddings are numpy vectors passed in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -111,9 +110,7 @@ class SpeakerClusters:
         max_speakers: int = DEFAULT_MAX_SPEAKERS,
         margin: float = DEFAULT_MARGIN,
         prior: float = DEFAULT_PRIOR,
-        split_apart: bool = True,
     ) -> None:
-        """``split_apart``: the parts of an utterance split where its voice changed stay different voices."""
         if max_speakers < 1:
             raise ValueError("max_speakers must be at least 1")
         self.threshold = threshold
@@ -121,7 +118,6 @@ class SpeakerClusters:
         self.max_speakers = max_speakers
         self.margin = margin
         self.prior = prior
-        self.split_apart = split_apart
         self.speakers: list[Speaker] = []  # the voices present now, in label order
         self.segments: list[Segment] = []
         self._opened = 0  # labels ever opened: a label is never reused
@@ -202,11 +198,7 @@ class SpeakerClusters:
             long = [max(range(len(window)), key=lambda i: window[i].duration)]  # someone must open the first voice
         anchors = self._anchors  # known and dormant voices take part as one pseudo-segment each
         vectors = np.stack([window[i].embedding for i in long] + [k.embedding for k in anchors])
-        apart = []
-        if self.split_apart:  # neighbouring parts of one split utterance: a change of voice was heard between them
-            apart = [(row, row + 1) for row, (i, j) in enumerate(zip(long, long[1:]))
-                     if window[i].utterance == window[j].utterance]
-        groups = agglomerate(vectors, self.threshold, self.margin, self.prior, self.max_speakers, apart)
+        groups = agglomerate(vectors, self.threshold, self.margin, self.prior, self.max_speakers)
         cluster = [-1] * len(window)
         for row, i in enumerate(long):
             cluster[i] = int(groups[row])
@@ -286,19 +278,12 @@ def _unit(vector: np.ndarray) -> np.ndarray:
     return vector / norm
 
 
-def agglomerate(
-    vectors: np.ndarray, floor: float, margin: float, prior: float, max_groups: int,
-    apart: Sequence[tuple[int, int]] = (),
-) -> np.ndarray:
+def agglomerate(vectors: np.ndarray, floor: float, margin: float, prior: float, max_groups: int) -> np.ndarray:
     """Average-linkage clustering of unit vectors that stops by cohesion: two clusters merge when their mean
     similarity reaches ``floor`` and lies within ``margin`` of how alike each one's own members are (``prior`` for a
-    cluster of one), and no pair of ``apart`` would end up in one; past ``max_groups`` clusters the closest two
-    merge anyway.  Returns a group number (1, 2, ...) per vector.  Each merge updates one row and column (400
-    segments: tens of milliseconds)."""
+    cluster of one); past ``max_groups`` clusters the closest two merge anyway.  Returns a group number (1, 2, ...)
+    per vector.  Each merge updates one row and column (400 segments: tens of milliseconds)."""
     n = len(vectors)
-    kept_apart = np.zeros((n, n), dtype=bool)
-    for i, j in apart:
-        kept_apart[i, j] = kept_apart[j, i] = True
     sums = vectors @ vectors.T  # sum of the similarities between two clusters' members
     np.fill_diagonal(sums, 0.0)
     sizes = np.ones(n)
@@ -307,7 +292,7 @@ def agglomerate(
     active = np.ones(n, dtype=bool)
     mean = sums.copy()  # mean similarity between two live clusters (-inf elsewhere)
     np.fill_diagonal(mean, -np.inf)
-    score = np.where((mean >= max(floor, prior - margin)) & ~kept_apart, mean, -np.inf)  # where a merge is allowed
+    score = np.where(mean >= max(floor, prior - margin), mean, -np.inf)  # mean where a merge is allowed
     members = [[i] for i in range(n)]
     while active.sum() > 1:
         flat = int(np.argmax(score))
@@ -321,14 +306,11 @@ def agglomerate(
         sums[:, a] = sums[a, :]
         sizes[a] += sizes[b]
         members[a] += members[b]
-        kept_apart[a, :] |= kept_apart[b, :]
-        kept_apart[:, a] = kept_apart[a, :]
         cohesion[a] = within[a] / (sizes[a] * (sizes[a] - 1) / 2)
         active[b] = False
         row = np.where(active, sums[a] / (sizes[a] * sizes), -np.inf)
         row[a] = -np.inf
-        allowed = np.where((row >= np.maximum(floor, (cohesion[a] + cohesion) / 2 - margin)) & ~kept_apart[a], row,
-                           -np.inf)
+        allowed = np.where(row >= np.maximum(floor, (cohesion[a] + cohesion) / 2 - margin), row, -np.inf)
         for matrix, values in ((mean, row), (score, allowed)):
             matrix[b, :] = matrix[:, b] = -np.inf
             matrix[a, :] = matrix[:, a] = values
