@@ -181,8 +181,9 @@ async def test_a_question_makes_a_running_twin_update_give_way():
     h.final("Assistant, who fixes the search page?")
     await h.wait_for(lambda: h.done(2) is not None)
     assert h.of(AssistantStarted)[-1].trigger == "question" and not h.done(2).cancelled
-    await h.wait_for(lambda: h.of(TwinPatch))  # and the twin ran again afterwards
-    assert len(twin_calls) >= 2 and backend.cancelled == 1 and backend.max_active == 1
+    # And the twin ran again afterwards (a patch of the rules' draft may come first: wait for the model's call).
+    await h.wait_for(lambda: len(twin_calls) >= 2 and h.of(TwinPatch))
+    assert backend.cancelled == 1 and backend.max_active == 1
     await h.assistant.close()
 
 
