@@ -6,6 +6,7 @@ import { AssistantPanel } from './assistant.js';
 import { el } from './dom.js';
 import { Gauges } from './gauges.js';
 import { MeetingsBox } from './meetings.js';
+import { offer, openCameraAndMicrophone, sendingPeer } from './media.js';
 import { TranscriptView, wireDownloads } from './transcript.js';
 import { KeyframeTimeline, RoomChips } from './scene.js';
 import { TwinPanel } from './twin.js';
@@ -25,7 +26,6 @@ const ui = {
   controls: $('controls'), start: $('start'), stop: $('stop'),
 };
 
-const ICE_GATHERING_TIMEOUT_MS = 5000;
 
 // --- small helpers -------------------------------------------------------------------------
 
@@ -298,11 +298,7 @@ async function start() {
   sessionEnded = false;
   resetView();
   try {
-    stream = await navigator.mediaDevices.getUserMedia({
-      // Browser voice processing damages speech for recognition (see ../docs/protocol.md).
-      audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
-      video: { width: { ideal: 640 }, height: { ideal: 480 } },
-    });
+    stream = await openCameraAndMicrophone();
   } catch (error) {
     ui.start.disabled = ui.name.disabled = false;
     fail(`camera or microphone unavailable: ${error.message}`);
@@ -322,33 +318,17 @@ async function start() {
   openSocket(lastHello);
 }
 
-function iceGatheringComplete(connection) {
-  // aiortc does not trickle ICE: the offer must carry every candidate.
-  if (connection.iceGatheringState === 'complete') return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      if (connection.iceGatheringState !== 'complete') return;
-      connection.removeEventListener('icegatheringstatechange', done);
-      resolve();
-    };
-    connection.addEventListener('icegatheringstatechange', done);
-    setTimeout(resolve, ICE_GATHERING_TIMEOUT_MS); // an unreachable STUN server must not hang us
-  });
-}
-
 async function startWebRTC(iceServers) {
-  pc = new RTCPeerConnection({ iceServers });
-  for (const track of stream.getTracks()) pc.addTrack(track, stream);
-  const connection = pc;
+  const connection = pc = sendingPeer(stream, iceServers);
   connection.addEventListener('connectionstatechange', () => {
     if (pc !== connection) return;
     if (connection.connectionState === 'connected') setStatus('live', 'live');
     // The media path broke while the socket lives: offer again (the server keeps the session for us).
     if (connection.connectionState === 'failed' && ws?.readyState === WebSocket.OPEN) offerAgain();
   });
-  await pc.setLocalDescription(await pc.createOffer());
-  await iceGatheringComplete(pc);
-  ws?.send(JSON.stringify({ type: 'offer', sdp: pc.localDescription.sdp }));
+  const sdp = await offer(connection);
+  if (pc !== connection) return; // stopped, or replaced while gathering: the newer offer is the one to send
+  ws?.send(JSON.stringify({ type: 'offer', sdp }));
 }
 
 function stopMedia() {
