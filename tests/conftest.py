@@ -4,7 +4,7 @@ The markers (pyproject.toml) follow from these fixtures too: a test that takes `
 speech model, one that takes ``redis_server`` a redis-server, one that takes ``loopback_ice`` real WebRTC
 peers.  The tests that take ``meeting_events`` share one xdist worker, so the run is made once.
 
-The slow tests go first: two workers that start the long ones early end together, rather than one
+The slow tests go first: workers that start the long ones early end together, rather than one
 finishing a long test alone.  Under xdist llama.cpp gets one thread: with the other worker busy on
 the second core, its second thread only spins at ggml's barriers (a local-model run: 218 s with two
 threads, 72 s with one, the other core busy).
