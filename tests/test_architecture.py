@@ -51,6 +51,7 @@ PURE = {
     "streamtwin.service.proxies",
     "streamtwin.service.whip_rules",
     "streamtwin.speakers.clusters",
+    "streamtwin.speakers.heads",
     "streamtwin.speakers.names",
     "streamtwin.speakers.recent_audio",
     "streamtwin.speakers.turns",

@@ -47,6 +47,7 @@ from streamtwin.speakers.encoder import (
     shared_encoder,
     weights_path,
 )
+from streamtwin.speakers.heads import Heads
 from streamtwin.speakers.names import NameChange, Naming
 from streamtwin.speakers.profiles import load_profiles
 from streamtwin.speakers.recent_audio import RecentAudio
@@ -58,9 +59,6 @@ log = logging.getLogger(__name__)
 # waits only for the one or two its end completes. A partial alone costs what its share of a batch of three does
 # (16.5 ms, numpy's BLAS on one thread); waiting to batch three held that final for up to four.
 LABEL_AFTER_PARTIALS = 1  # a final in the middle of an utterance takes a label once this many are embedded (~1.6 s)
-HEAD_MIN_S = 1.0  # the head of an utterance is embedded once this much of its speech is heard...
-HEAD_STEP_S = 0.3  # ... and again every time this much more is, up to a partial's length
-HEAD_ALIGN_S = 0.5  # a head belongs to the utterance whose first word starts this close to it
 EDGE_S = 0.5  # a turn event reaches this far past its utterance's first and last word (revised words move a little)
 KEEP_LABELS = 16  # utterances whose label a late revision can still take
 
@@ -124,8 +122,7 @@ class SpeakerStage:
         self._spans: dict[int, tuple[float, float]] = {}  # utterance -> (first word start, last word end)
         self._audio = RecentAudio()
         self._open: _Utterance | None = None
-        self._heard: float | None = None  # where speech the partials show began, before a final opened it
-        self._head: tuple[float, float, np.ndarray] | None = None  # (start, seconds, embedding) of the newest head
+        self._heads = Heads()  # the first second or so of speech, embedded before a final opens its utterance
         self._closing: deque[_Utterance] = deque()  # ended, waiting for their last partials
         self._held: deque[Event] = deque()  # speech events behind an unlabelled utterance end
         self._labels: dict[int, tuple[str, str]] = {}  # recent utterances' labels, for their revisions
@@ -142,7 +139,7 @@ class SpeakerStage:
     def push(self, samples: np.ndarray) -> None:
         """The same 16 kHz mono float32 audio the speech stage gets, pushed first."""
         self._audio.push(samples, [u.start for u in (*self._closing, self._open) if u is not None])
-        if self._heard is not None:  # speech the partials announced: its head may be long enough now
+        if self._heads.waiting:  # speech the partials announced: its head may be long enough now
             self._kick()
 
     def relay(self, event: Event) -> None:
@@ -154,7 +151,7 @@ class SpeakerStage:
             self._on_final(event)
         else:
             if isinstance(event, TranscriptPartial) and self._open is None and event.text.strip():
-                self._heard = event.start
+                self._heads.announced(event.start)
             self._relay_other(event)
         self._kick()
 
@@ -197,8 +194,7 @@ class SpeakerStage:
                 log.debug("utterance %d ended without utterance_end", utterance.id)
             start = final.words[0][1] if final.words else final.start
             utterance = self._open = _Utterance(final.utterance, float(start), float(final.end))
-            self._heard = None
-            self._take_head(utterance)
+            utterance.head = self._heads.opened(utterance.start)
         utterance.end = max(utterance.end, float(final.end))
         if final.text.strip():
             utterance.text.append(final.text.strip())
@@ -230,14 +226,15 @@ class SpeakerStage:
             return
         job = self._next_job()
         if job is None:
-            head = self._head_job()
+            head = None if self._open is not None else self._heads.due(self._audio.end_s)
             if head is None:
                 self._release()
                 self._idle.set()
                 return
-            start, wav = head
+            start, seconds = head
+            wav = self._audio.slice(start, start + seconds)
             self._job = asyncio.ensure_future(self._run_cpu(self._embed, wav, [0]))
-            self._job.add_done_callback(lambda future: self._head_done(future, start, len(wav) / SAMPLE_RATE))
+            self._job.add_done_callback(lambda future: self._head_done(future, start, seconds))
             return
         utterance, wav, starts, last = job
         self._job = asyncio.ensure_future(self._run_cpu(self._embed, wav, starts))
@@ -257,16 +254,6 @@ class SpeakerStage:
                 return utterance, wav, starts, False
         return None
 
-    def _head_job(self) -> tuple[float, np.ndarray] | None:
-        """The head of the speech the partials announced, when enough more of it was heard since the last."""
-        if self._heard is None or self._open is not None:
-            return None
-        heard = min(self._audio.end_s - self._heard, PARTIAL_S)
-        have = self._head[1] if self._head is not None and abs(self._head[0] - self._heard) < HEAD_STEP_S else 0.0
-        if heard < HEAD_MIN_S or heard < have + HEAD_STEP_S:
-            return None
-        return self._heard, self._audio.slice(self._heard, self._heard + heard)
-
     def _head_done(self, future: asyncio.Future[Any], start: float, seconds: float) -> None:
         self._job = None
         if self.closed:
@@ -275,18 +262,14 @@ class SpeakerStage:
         try:
             embeddings, cpu = future.result()
             self.embed_seconds += cpu
-            self._head = (start, seconds, embeddings[0])
-            if self._open is not None:
-                self._take_head(self._open)
+            self._heads.embedded(start, seconds, embeddings[0])
+            head = None if self._open is None else self._heads.of(self._open.start)
+            if head is not None:
+                self._open.head = head
         except (Exception, asyncio.CancelledError) as exc:  # no head: its finals wait for a partial
             log.error("speaker embedding failed: %r", exc, exc_info=not isinstance(exc, asyncio.CancelledError))
         self._release()
         self._kick()
-
-    def _take_head(self, utterance: _Utterance) -> None:
-        """The newest head, if it is this utterance's beginning."""
-        if self._head is not None and abs(self._head[0] - utterance.start) <= HEAD_ALIGN_S:
-            utterance.head = self._head[2]
 
     def _embed(self, wav: np.ndarray, starts: list[int]) -> tuple[np.ndarray, float]:
         """In the pool: the partials at ``starts``, the volume raised as resemblyzer does for the audio so far;
