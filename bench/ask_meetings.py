@@ -42,6 +42,7 @@ from bench.scoring import answer_is_right
 from streamtwin.config import Config
 from streamtwin.llm.backend import ChatRequest, Delta, Finished, StreamItem
 from streamtwin.meetings.asking import answer_questions, ask
+from streamtwin.meetings.evidence import own_words
 from streamtwin.meetings.layout import estimate_tokens, lay_out, whole_messages
 from streamtwin.meetings.library import load_meetings
 
@@ -50,7 +51,6 @@ sys.path.insert(0, str(ROOT / "samples"))
 import make_meetings  # noqa: E402
 
 TARGET_ASSEMBLY_S = 1.0
-APPENDED = "\n\nFrom the meetings:\n"  # streamtwin/meetings/evidence.py: the quotes after an answer citing none
 QUOTED = re.compile(r'"[^"\n]*" \[\d+\]')  # a checked quote as answers show it: the transcript's words, not the model's
 
 
@@ -137,7 +137,7 @@ async def bench_accuracy(limit: int, llm_model: str, context_tokens: int) -> dic
         for question, answer in zip(questions, answers):
             # Scored on what the model answered (with the quotes it cited), never on quotes put after an answer
             # that cited none: those are the transcript's words, and would hold the facts whatever it said.
-            said, appended, _ = answer.text.partition(APPENDED)
+            said, appended = own_words(answer.text)
             facts = [fact.split("|") for fact in question["facts"]]
             right, found = answer_is_right(said, facts)
             cited = {source.meeting for source in answer.sources} & set(question["meetings"])

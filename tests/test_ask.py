@@ -23,7 +23,7 @@ from streamtwin.events import (
     encode,
 )
 from streamtwin.llm.groq_backend import GroqBackend
-from streamtwin.meetings.evidence import assemble, gather
+from streamtwin.meetings.evidence import assemble, gather, own_words
 from streamtwin.meetings.layout import (
     MAX_QUESTION_CHARS,
     check_question,
@@ -343,3 +343,13 @@ def test_the_local_model_map_reduces(recordings: Path) -> None:
     assert answer.mode == "map-reduce" and answer.calls >= 3
     spoken = " ".join(line for path in few for line in path.read_text().splitlines() if "transcript.final" in line)
     assert all(source.quote in spoken for source in answer.sources)
+
+
+@pytest.mark.parametrize("text, own, appended", [
+    ('Launch moved to November.\n\nFrom the meetings:\n- [M2 00:09 Sam] "we move it"',
+     "Launch moved to November.", True),
+    ('From the meetings:\n- [M2 00:09 Sam] "we move it"', "", True),  # nothing of its own left after the check
+    ("Launch moved to November.", "Launch moved to November.", False),
+])
+def test_an_answers_own_words_leave_out_the_quotes_put_after_it(text, own, appended):
+    assert own_words(text) == (own, appended)

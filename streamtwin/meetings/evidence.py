@@ -20,6 +20,7 @@ from streamtwin.meetings.quotes import Checked, Source, check
 from streamtwin.meetings.transcript import Meeting
 
 MAX_APPENDED = 8  # quotes put after an answer that cites none: the first ones the readers found
+APPENDED_HEADING = "From the meetings:"  # the line before them
 _QUOTED = r'[\"“][^\"”\n]{0,600}[\"”]'
 # A number cited as the reduce prompt asks, "[3]" or "[3, 5]", with the quote the model may have copied before it,
 # or after it as the notes write it: [3] M5 00:09 Sam: "the words".
@@ -79,7 +80,13 @@ def assemble(answer: str, evidence: Evidence, meetings: list[Meeting]) -> Checke
     if checked.sources or not evidence.sources:
         return checked
     quoted = "\n".join(f"- {citation(source, meetings)}" for source in evidence.sources[:MAX_APPENDED])
-    return check(f"{expanded.rstrip()}\n\nFrom the meetings:\n{quoted}", meetings)
+    return check(f"{expanded.rstrip()}\n\n{APPENDED_HEADING}\n{quoted}", meetings)
+
+
+def own_words(text: str) -> tuple[str, bool]:
+    """An answer without the readers' quotes put after it, and whether there were any (the answer may be empty)."""
+    parts = re.split(rf"(?:^|\n\n){re.escape(APPENDED_HEADING)}\n", text, maxsplit=1)
+    return parts[0], len(parts) > 1
 
 
 def _where(source: Source, meetings: list[Meeting]) -> str:
