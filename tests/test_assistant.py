@@ -809,6 +809,31 @@ async def test_an_item_a_revision_takes_back_leaves_the_published_twin():
     await assistant.close()
 
 
+async def test_a_revision_that_puts_a_promise_in_the_speakers_mouth_leaves_the_twin_and_window_alone():
+    # Measured (samples/meeting.wav, Whisper base + Qwen): "The design work cost more money than we planned."
+    # revised to "Then I'll work cost more money than we planned." made Bob the owner of "work cost more money".
+    bus = EventBus("test")
+    assistant = build_assistant(Config(llm="none"), None, bus.emit)
+    bus.subscribe(assistant.on_event)
+    await assistant.start()
+    first = "The design work cost more money than we planned."
+    bus.emit(TranscriptFinal(text=first, start=1.0, end=3.0, utterance=1, utterance_end=True,
+                             speaker="S2", speaker_name="Bob"))
+    bus.emit(TranscriptRevised(text="Then I'll work cost more money than we planned.", start=1.0, end=3.0,
+                               utterance=1, replaces=first, speaker="S2", speaker_name="Bob"))
+    # A revision that only changes a promise's tense is still read.
+    bus.emit(TranscriptFinal(text="Okay, I log a ticket with the vendor today.", start=4.0, end=6.0, utterance=2,
+                             utterance_end=True, speaker="S2", speaker_name="Bob"))
+    bus.emit(TranscriptRevised(text="Okay, I'll log a ticket with the vendor today.", start=4.0, end=6.0,
+                               utterance=2, replaces="Okay, I log a ticket with the vendor today.",
+                               speaker="S2", speaker_name="Bob"))
+    await assistant.close()
+    items = assistant.twin_updater.freshest()["action_items"]
+    assert [(i["owner"], i["text"]) for i in items] == [("Bob", "log a ticket with the vendor")]
+    assert f"Bob: {first}" in assistant.window.context_text()
+    assert "I'll work cost" not in assistant.window.context_text()
+
+
 async def test_a_question_heard_better_while_it_is_answered_is_asked_again():
     gate = asyncio.Event()  # the first answer is still on its way when the revision comes
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from streamtwin.twin.revisable import RevisableRules
+from streamtwin.twin.revisable import RevisableRules, puts_words_in_mouth
 
 
 def items(rules: RevisableRules) -> list[tuple[str, str, str]]:
@@ -59,3 +59,18 @@ def test_an_utterance_relabelled_to_another_voice_gives_its_task_to_that_voice()
     assert [(i["text"], i["owner"]) for i in rules.extractor.draft()["action_items"]] == [
         ("fix the failing tests", "Tom")]
     assert not rules.revise(3, speaker="Tom")  # nothing changed
+
+
+def test_a_revision_that_has_its_speaker_promise_what_the_first_reading_did_not_is_not_trusted():
+    # samples/meeting.wav, Whisper base: the finals heard it right, the revision made Bob promise to "work cost".
+    assert puts_words_in_mouth("Then I'll work cost more money than we planned.",
+                               "The design work cost more money than we planned.")
+    assert puts_words_in_mouth("Mention me the course link, I'll wait on.", "Then send the course link, all-way soon.")
+    # The first reading heard the speaker of themselves: the revision's tense is the better reading.
+    assert not puts_words_in_mouth("Okay, I'll log a ticket with the vendor today.",
+                                   "Okay, I log a ticket with the vendor today.")
+    assert not puts_words_in_mouth("Happy to, I'll recruit 25 beta testers.", "Happy 2, I recruit 25 beta testers.")
+    # Taking a promise back, or a revision with no promise, is always the revision's to make.
+    assert not puts_words_in_mouth("I built reports in Python and SQL.", "I will report Sim Python, and SQL.")
+    assert not puts_words_in_mouth("The quiz is on Monday.", "The quiddet on my back.")
+    assert not puts_words_in_mouth("I'll send it.", "")  # nothing to compare with

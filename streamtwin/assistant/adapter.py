@@ -53,6 +53,7 @@ from streamtwin.assistant.driver import QUESTION, Cancel, Command, DriverPolicy,
 from streamtwin.twin.extract import is_voice_label
 from streamtwin.vision.frames import observation_text
 from streamtwin.twin.heard import HeardIndex
+from streamtwin.twin.revisable import puts_words_in_mouth
 from streamtwin.vision.images import SCENE_CHANGE
 from streamtwin.utterances import Utterance, UtteranceGrouper
 from streamtwin.assistant.voice_parts import Parts, VoiceParts
@@ -235,6 +236,10 @@ class Assistant:
         still in the tail) and what grounding has heard take the revised words; nothing is asked of the
         model for it."""
         self._on_revised_question(revision)  # first: it compares the revision with the first reading's line
+        if puts_words_in_mouth(revision.text, revision.replaces):
+            log.info("utterance %d: the revision has its speaker promise what the first reading did not; the "
+                     "twin and the window keep the first reading", revision.utterance)
+            return
         parts = self._voice_parts.on_revision(revision.utterance, revision.words)
         if parts:
             self._read_parts(revision.utterance, parts)

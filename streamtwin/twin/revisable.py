@@ -8,16 +8,35 @@ a correction cannot be patched in: the extractor is rebuilt from a copy taken be
 revised utterance, and everything after it is read again.  Copies are kept for the last
 ``keep`` utterances only (a revision comes within seconds); older utterances are final.
 
+A revision is usually the better reading, but not always: :func:`puts_words_in_mouth` names the one kind
+the twin keeps the first reading for.
+
 Plain class: no I/O, no clock.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections import deque
 from dataclasses import dataclass
 
 from streamtwin.twin.extract import RuleExtractor
+from streamtwin.twin.phrasings import FIRST_PERSON
+
+_OF_THEMSELVES = re.compile(r"\b(?:i|i'll|i'm|i'd|i've|me|my|mine|myself)\b", re.IGNORECASE)
+
+
+def puts_words_in_mouth(revised: str, replaced: str) -> bool:
+    """True when the revision has its speaker commit ("Then I'll work cost more money than we planned.") where
+    the first reading had them say nothing of themselves ("The design work cost more money ...").
+
+    Measured (samples/meeting.wav, Whisper base): that one revision made Bob the owner of "work cost more money
+    than we planned".  Two readings of the same audio that disagree on whether the speaker said "I" at all are no
+    evidence of a promise; where the first reading heard the speaker of themselves ("Okay, I log a ticket" ->
+    "Okay, I'll log a ticket"), the revision's commitment stands, and one that takes a commitment back ("I will
+    report Sim Python" -> "I built reports in Python") always does."""
+    return bool(replaced) and bool(FIRST_PERSON.search(revised)) and not _OF_THEMSELVES.search(replaced)
 
 
 @dataclass(frozen=True)
