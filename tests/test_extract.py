@@ -365,6 +365,13 @@ def test_everyday_ways_of_saying_a_decision(said, decided):
     ("Should we move the stand-up to ten?", "Yes, let's do that.", "move the stand-up to ten"),
     ("Why don't we order the tiles from the other supplier?", "Agreed.", "order the tiles from the other supplier"),
     ("Shall we skip the dessert course this year?", "Sounds good to me.", "skip the dessert course this year"),
+    ("I suggest we rent two vans instead of the bus.", "Makes sense.", "rent two vans instead of the bus"),
+    ("I'd propose that we close the site early on Friday.", "That works for me.", "close the site early on Friday"),
+    ("My suggestion is to keep the old supplier for now.", "Fair enough.", "keep the old supplier for now"),
+    ("Maybe we could split the workshop into two groups.", "Yes, I agree.", "split the workshop into two groups"),
+    ("How about we ask the parents to drive?", "Absolutely, that makes sense.", "ask the parents to drive"),
+    ("Ideally we'd hire two painters, but we'll do the hallway ourselves.", "Agreed.", "do the hallway ourselves"),
+    ("So we're going to open the second ward on Monday.", "Sounds good.", "open the second ward on Monday"),
 ])
 def test_a_proposal_taken_up_is_a_decision(proposed, reply, decided):
     assert draft_of(proposed, reply)["decisions"] == [decided[0].upper() + decided[1:]]
@@ -375,6 +382,10 @@ def test_a_proposal_taken_up_is_a_decision(proposed, reply, decided):
     ("Should we move the stand-up to ten?", "Yes."),
     ("Can we see the slides?", "Sure, let's do that."),
     ("Should we move the stand-up to ten?", "Let's move on to the budget."),
+    ("The printer on the second floor is broken again.", "Makes sense."),
+    ("I suggest we rent two vans instead of the bus.", "I'm not sure about that."),
+    ("I suggest we rent two vans instead of the bus.", "Yes."),
+    ("We'll see how the weather is.", "Makes sense."),
 ])
 def test_a_proposal_refused_or_answered_in_passing_decides_nothing(asked, reply):
     assert draft_of(asked, reply)["decisions"] == []

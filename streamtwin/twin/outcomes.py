@@ -39,13 +39,16 @@ class OutcomeReader:
             self._proposal = (utterance, proposed.group("what")) if proposed else None
         elif self._accepted(sentence, utterance):
             return
+        elif proposed := say.PROPOSED.match(sentence) or say.WE_PLAN.search(sentence):
+            self._proposal = (utterance, proposed.group("what"))
         self._decision(sentence, following)
         self._open_question(sentence, utterance)
         self._before = "" if sentence.endswith("?") else sentence
 
     def _accepted(self, sentence: str, utterance: int) -> bool:
         """ "Should we move the stand-up to ten?" - "Yes, let's do that.": what was proposed is decided."""
-        if self._proposal is None or self._proposal[0] < utterance - 2 or not say.ACCEPT.match(sentence):
+        if (self._proposal is None or not utterance - 2 <= self._proposal[0] < utterance
+                or not say.ACCEPT.match(sentence)):  # taken up by the next voices, not by its own
             return False
         self._decided(self._proposal[1])
         self._proposal = None

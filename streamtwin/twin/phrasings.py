@@ -139,9 +139,19 @@ NOTHING = re.compile(r"^(?:nothing|none|not much)\b|\b(?:what|how|where|who|why|
 # that." (a bare "yes" or "sure" answers many questions that propose nothing, so it is not enough).
 PROPOSAL = re.compile(r"^(?:so|and|then|okay|ok)?,?\s*(?:should we|shall we|why don't we|how about we|what if we|"
                       r"do we want to|maybe we should)\s+(?P<what>[^?]+)\?$", re.IGNORECASE)
-ACCEPT = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|sure|right|great|good|fine)[,.!]?\s*)*"
-                    r"(?:agreed|let's(?: do (?:it|that|this)| go for it)?|sounds good(?: to me)?|good idea|great idea|"
-                    r"fine by me|works for me|we should|go for it|deal)(?:[,.!]\s*.*|[.!]?)$", re.IGNORECASE)
+# Said as a statement, a proposal too waits for the reply: "I suggest we rent two vans." - "Makes sense."
+PROPOSED = re.compile(
+    r"^(?:so|and|then|okay|ok|well)?,?\s*(?:i(?:'d| would)? suggest|i(?:'d| would)? propose|my suggestion is|"
+    r"my proposal is|(?:maybe|perhaps) we could|we could always)\s+(?:that\s+)?(?:we\s+|to\s+)?"
+    r"(?P<what>[^?]+?)[.!]?$", re.IGNORECASE)
+# A plan of the room's ("... but realistically we'll start with two sites."), decided once someone takes it up.
+WE_PLAN = re.compile(r"\bwe(?:'ll| will|'re going to| are going to)\s+(?!be\b|see\b|need\b|have to\b)"
+                     r"(?P<what>[^?,;]+?)[.!]?$", re.IGNORECASE)
+ACCEPT = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|sure|right|great|good|fine|absolutely)[,.!]?\s*)*"
+                    r"(?:agreed|i agree|let's(?: do (?:it|that|this)| go for it)?|sounds good(?: to me)?|good idea|"
+                    r"great idea|fine by me|works for me|that works(?: for me)?|(?:that )?makes sense|we should|"
+                    r"go for it|deal|i'm happy with that|happy with that|fair enough)(?:[,.!]\s*.*|[.!]?)$",
+                    re.IGNORECASE)
 # "We have not agreed ...", "We never decided ...": a denial, not a decision.
 DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno one|\bnobody)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
