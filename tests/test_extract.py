@@ -3,6 +3,7 @@
 import pytest
 
 from streamtwin.twin.extract import RuleExtractor
+from streamtwin.twin.due import task_and_due
 
 
 def draft_of(*utterances: str) -> dict:
@@ -441,3 +442,44 @@ def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_o
 ])
 def test_a_pointer_with_nothing_before_it_or_a_plain_errand_leaves_nothing_open(said):
     assert draft_of(said)["open_questions"] == []
+
+
+@pytest.mark.parametrize("said, owned", [
+    # Addressed within the utterance, the latest name is who "can you" is asked of.
+    ((("Mia", "Thanks, Leo. Noor, the landlord wants the keys back. Can you drop them off on Monday?"),),
+     [("Noor", "drop them off", "Monday")]),
+    # The order first, the name last.
+    (("Book the meeting room for the workshop on Tuesday, Lena.",), [("Lena", "book the meeting room for the workshop",
+                                                                      "Tuesday")]),
+    # An aside before the order is not the task.
+    (("Ana, if you can, please call the caterer today.",), [("Ana", "call the caterer", "today")]),
+    # "I'll take that one instead" moves the newest task to the speaker.
+    ((("Mia", "Sam, please book the van for Friday."), ("Kim", "Actually, I'll take that one instead.")),
+     [("Kim", "book the van", "Friday")]),
+    # A promise that names only what was just given refines it.
+    ((("Mia", "Kim, can you order the new chairs?"), ("Kim", "Sure, I'll have them done by Thursday.")),
+     [("Kim", "order the new chairs", "Thursday")]),
+])
+def test_orders_said_around_the_name_and_taken_back(said, owned):
+    assert owners_of(*said) == owned
+
+
+@pytest.mark.parametrize("said", [
+    "Have a good weekend, Tom.", "Great work on the demo, Tom.", "Fair point, Sam.", "Let me check that, Tom.",
+    "Nice to meet you, Priya.", "Priya, will the new laptops arrive this week?", "That's all for today, Tom.",
+])
+def test_remarks_and_questions_to_a_named_person_give_them_nothing_to_do(said):
+    assert owners_of(said) == []
+
+
+@pytest.mark.parametrize("task, words, due", [
+    ("send it by Monday the 3rd", "send it", "Monday the 3rd"),
+    ("update the rota by Friday, the 9th of May", "update the rota", "Friday, the 9th of May"),
+    ("confirm the coach for Thursday by noon tomorrow", "confirm the coach for Thursday", "noon tomorrow"),
+    ("bring the kit for Saturday's match", "bring the kit for Saturday's match", "Saturday"),
+    ("finish the slides by the 21st.", "finish the slides", "21st"),
+    ("move the printer to the second floor", "move the printer to the second floor", ""),
+    ("draft the plan by the second half of the year", "draft the plan by the second half of the year", ""),
+])
+def test_a_deadline_said_many_ways_and_a_day_the_task_is_about(task, words, due):
+    assert task_and_due(task) == (words, due)

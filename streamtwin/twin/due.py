@@ -13,15 +13,19 @@ import re
 DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 ORDINAL = r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
+_NOON = r"(?:noon|midday|lunchtime)"
 DUE = re.compile(
-    rf"\b(?:(?:by|before|on|until|for)\s+)?(?:the\s+)?("
-    rf"(?:next\s+|this\s+)?{DAY}(?:\s+(?:morning|afternoon|evening))?"
-    rf"|tomorrow(?:\s+(?:morning|afternoon|evening))?|today|tonight|this\s+(?:morning|afternoon|evening)"
+    rf"\b(?:(?P<by>by|before|until|no later than)\s+|(?:on|for)\s+)?(?:the\s+)?("
+    rf"{_NOON}(?:\s+(?:tomorrow|today|on\s+{DAY}|{DAY}))?"
+    rf"|(?:next\s+|this\s+)?{DAY}(?:,?\s+the\s+{ORDINAL}(?:\s+of\s+{MONTH})?)?"
+    rf"(?:\s+(?:morning|afternoon|evening|at\s+{_NOON}))?"
+    rf"|tomorrow(?:\s+(?:morning|afternoon|evening|at\s+{_NOON}))?|today|tonight|this\s+(?:morning|afternoon|evening)"
     rf"|next\s+week|this\s+week|next\s+month|q[1-4]|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:quarter|year|day)"
     rf"|in\s+(?:a|one|two|three|four|\d+)\s+(?:days?|weeks?)"
     rf"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:week|month|{MONTH})"
     rf"|within\s+(?:one|a|two|\d+)\s+(?:days?|weeks?)"
     rf"|{ORDINAL}\s+of\s+{MONTH}|{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
+    rf"|(?:(?<=by the )|(?<=before the )|(?<=until the )){ORDINAL}(?![ \t]+[a-z])"  # "by the 19th", not "half"
     rf")\b",
     re.IGNORECASE,
 )
@@ -35,10 +39,20 @@ def says_when(text: str) -> bool:
 
 
 def task_and_due(task: str) -> tuple[str, str]:
-    """A task's words and its due date: "fix the bug by Friday, please" -> ("fix the bug", "Friday")."""
-    due_match = DUE.search(task)
-    due = due_match.group(1) if due_match else ""
-    text = DUE.sub("", task) if due else task
-    text = re.sub(r"\b(?:please|yes|sure|okay)\b,?", "", text, flags=re.IGNORECASE)
+    """A task's words and its due date: "fix the bug by Friday, please" -> ("fix the bug", "Friday").
+
+    A deadline ("by", "before", "until") wins over a day the task is about: "confirm the pump truck for Thursday by
+    noon tomorrow" is due at noon tomorrow, and keeps its "for Thursday"."""
+    found = list(DUE.finditer(task))
+    due_match = next((m for m in found if m.group("by")), found[0] if found else None)
+    due = due_match.group(2) if due_match else ""
+    # What the task is about stays in its words: another day beside a deadline, "Saturday's field trip".
+    cut = [m for m in found if not task.startswith("'s", m.end())]
+    if due_match is not None and due_match.group("by"):
+        cut = [due_match]
+    text = task
+    for match in reversed(cut):
+        text = text[: match.start()] + text[match.end() :]
+    text = re.sub(r"\b(?:please|yes|sure|okay|instead)\b,?", "", text, flags=re.IGNORECASE)
     text = " ".join(text.strip(" ,.?!").split())
     return text, due

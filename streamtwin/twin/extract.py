@@ -166,6 +166,8 @@ class RuleExtractor:
         greeted = [m.group("name") for m in (say.GREETED.match(sentence), say.LATE_VOCATIVE.search(sentence)) if m]
         if names(greeted):  # "Thank you, Bob. Can you send ...?": the request that follows is Bob's
             self._greeted, self._greeted_at = names(greeted)[0], self._utterances
+        if vocative and names([vocative.group("name")]):  # "Thanks, Arjun. Raj, the coach company ... Can you
+            self._greeted, self._greeted_at = names([vocative.group("name")])[0], self._utterances  # ...?": Raj
         found = [*greeted, *([vocative.group("name")] if vocative else [])]
         found += [m.group("name") for m in say.INTRODUCED.finditer(sentence)]
         found += re.findall(r"\b((?:Professor|Doctor)\s[A-Z][a-z]+)", sentence)
@@ -227,17 +229,28 @@ class RuleExtractor:
                 self._assigned(name, match.group("task"), sentence, asked=pattern is not say.ACTION_ITEM_FOR)
                 return
         ordered = say.IMPERATIVE.match(sentence)
-        if self._named(ordered) and say.imperative(ordered.group("task")):
-            self._assigned(self._named(ordered), ordered.group("task"), sentence, asked=True)
+        if self._named(ordered) and say.imperative(order := say.without_aside(ordered.group("task"))):
+            self._assigned(self._named(ordered), order, sentence, asked=True)
+            return
+        late = say.LATE_IMPERATIVE.match(sentence)
+        if self._named(late) and say.imperative(order := late.group("task").lower()[:1] + late.group("task")[1:]) \
+                and len(order.split()) >= 3 and not say.PLEASANTRY.match(order):  # "Fair point, Sam." is no order
+            self._assigned(self._named(late), order, sentence, asked=True)
             return
         handed = say.HAND_TO.search(sentence)
         if self._named(handed) and self.items:
             self._reassign(self._named(handed))  # "Hand that to Bo."
             return
+        if say.I_TAKE_IT_OVER.match(sentence) and self.items and self.items[-1].heard >= self._utterances - 2:
+            self.items[-1].change("owner", self._speaker)  # "Actually, let me take that one instead."
+            self.items[-1].said_first_person = True
+            return
         for pattern in (say.NAME_WILL, say.NAME_TO):
             match = pattern.search(sentence)
             name = self._named(match)
             known = name in self.persons() or bool(task_and_due(sentence)[1])  # "Back to the agenda." is no one's
+            if match and name and pattern is say.NAME_WILL and sentence.endswith("?") and "," in match.group(0):
+                return  # "Doctor Mensah, will this be in the midterm?" asks them; it gives them nothing to do
             if match and name and (pattern is say.NAME_WILL or known):
                 self._assigned(name, match.group("task"), sentence, asked=False)
                 return
@@ -309,6 +322,14 @@ class RuleExtractor:
 
     def _first_person(self, task: str, sentence: str) -> None:
         """"I will ...": the speaker's, when the speaker is known by name."""
+        last = self.items[-1] if self.items else None
+        if say.REFERS_BACK.match(task.strip()) and last and last.owner in (self._speaker, self._addressed) \
+                and last.heard >= self._utterances - 2:
+            due = task_and_due(task)[1] or task_and_due(sentence)[1]
+            if due:  # "Sure, I'll get them done by the nineteenth.": the task just given, with its day
+                last.change("due", due)
+            last.heard = self._utterances
+            return
         if self._label and not VOICE_LABEL.match(self._label):
             # The named voice that said it, no guess; but a yes to a task just given to someone else by name
             # is theirs (two voices may share one label: the interview's two did).

@@ -42,9 +42,18 @@ _LEAD = r"(?:(?i:ok(?:ay)?|great|nice|good|so|and|right|then|yes|now|also|actual
 REQUEST = re.compile(rf"^{_LEAD}(?P<name>{NAME}),?\s+{_ASK}\s+(?P<task>.+)")
 # "<Name>, fix the rota this afternoon.": an imperative after the name (a statement, not a question).
 IMPERATIVE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<task>[a-z][^?]*)[.!]?$")
+# "Then send me the course link by Friday, Oluwaseun.": the order first, the name last.
+LATE_IMPERATIVE = re.compile(rf"^(?:(?i:then|so|and|now|also|okay|ok)[,]?\s+)?(?P<task>[A-Za-z][^?]*?),\s+"
+                             rf"(?P<name>{NAME})[.!]$")
+# Said in parting or in praise, or of oneself, not an order: "Have a good weekend, Tom.", "Great work on the demo,
+# Tom.", "Let me check that, Tom." (but "Let me know by Friday, Tom." is one).
+PLEASANTRY = re.compile(r"^(?:have (?:a|an|fun)|enjoy|take care|see you|talk (?:soon|later)|get well|safe travels|"
+                        r"sleep well|good luck|keep it up|(?:great|good|nice|excellent) (?:work|job|point|to)|well done|"
+                        r"let me\b(?! know))", re.IGNORECASE)
 # Words that start a remark to someone, not an order ("Tom, great point.", "Anna, the results are in.").
 NOT_VERBS = frozenset(
     """a an the this that these those it it's its there here i i'm we we're you you're your he she they my our
+    that's there's here's what's who's let's
     his her their good great nice well welcome thanks thank sorry congratulations exactly right yes no okay ok
     of sure absolutely maybe perhaps what how who why when where which if as so and but or just also really
     excellent perfect fine not never always still already all everyone everybody""".split()
@@ -82,6 +91,9 @@ VOLUNTEER = re.compile(
 # The task of a reassignment: "take that", "do it", "handle this", "own that"...
 TAKES_IT_OVER = re.compile(r"^(?:do|does|take|takes|handle|handles|own|owns|cover|covers)\s+(?:that|it|this)\b",
                            re.IGNORECASE)
+# "Actually, let me take that one instead.", "I'll do that instead.": the newest task moves to the speaker.
+I_TAKE_IT_OVER = re.compile(rf"^{_LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own)\s+"
+                            r"(?i:that|it|this)(?:\s+one)?(?:\s+over)?\s+(?i:instead|myself|then)\b")
 HAND_TO = re.compile(rf"\b(?i:hand|give|pass|move|switch|reassign)\s+(?i:that|it|this)(?:\s+(?i:over))?\s+(?i:to)\s+"
                      rf"(?P<name>{NAME})")
 # "Forget the bus.", "Cancel the booking.", "No need to call them any more."
@@ -229,6 +241,21 @@ def names(candidates: list[str]) -> list[str]:
         elif words and name.split()[0].lower() in NOT_NAMES and len(words) == 1:
             out.append(words[0])
     return out
+
+
+# An aside before the order: "Yusuf, since you asked, please bring ...", "Ana, if you can, call ...".
+_ASIDE = re.compile(r"^(?:since|as|because|now that|if you can|if possible|when you get a chance|while you're at it)"
+                    r"\b[^,]*,\s*(?:please\s+)?", re.IGNORECASE)
+
+
+def without_aside(task: str) -> str:
+    """The order itself: "since you asked, please bring the tables" -> "bring the tables"."""
+    return _ASIDE.sub("", task, count=1)
+
+
+# A promise that names nothing but what was just given: "I'll get them done", "I'll do it by Friday".
+REFERS_BACK = re.compile(r"^(?:\w+\s+)?(?:it|them|that|this|those|these)(?:\s+(?:done|ready|sorted|over|back|out|"
+                         r"finished|off))?\s*(?:$|\b(?:by|before|on|until|today|tonight|tomorrow)\b)", re.IGNORECASE)
 
 
 def imperative(task: str) -> bool:
