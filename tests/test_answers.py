@@ -119,6 +119,46 @@ def test_a_question_about_one_task_is_answered_from_that_item_of_the_twin():
     assert twin_answer("Assistant, what is the capital of Peru?", STATE) == ""
 
 
+def test_the_askers_own_tasks_answer_what_did_i_promise():
+    from streamtwin.assistant.answers import twin_answer
+
+    assert twin_answer("Assistant, what did I promise to do?", STATE, asker="Bob") == (
+        "Action items: Bob: send the cost report (due Friday)."
+    )
+    assert twin_answer("Assistant, what's on my plate this week?", STATE, asker="Carol") == (
+        "Action items: Carol: fix the search page (due Wednesday)."
+    )
+    assert twin_answer("Assistant, what did I promise to do?", STATE, asker="Dana") == ""  # nothing of hers
+
+
+def test_a_who_question_finds_the_task_whose_words_it_names_in_part():
+    from streamtwin.assistant.answers import twin_answer
+
+    state = {**STATE, "action_items": [
+        {"id": "a1", "text": "call the pharmacy about the missing antibiotics for bed eight", "owner": "Megan", "due": ""},
+    ]}
+    assert twin_answer("Assistant, who is calling the pharmacy?", state) == (
+        "Action items: Megan: call the pharmacy about the missing antibiotics for bed eight."
+    )
+    assert twin_answer("Assistant, what is missing from the pharmacy order?", state) == ""  # not a who-question
+
+
+def test_a_how_many_question_is_answered_by_the_number_said_not_by_a_task_that_mentions_it():
+    from streamtwin.assistant.answers import quote_answer, twin_answer
+
+    state = {**STATE, "action_items": [
+        {"id": "a1", "text": "email the parents asking for volunteers", "owner": "Arjun", "due": ""},
+    ]}
+    assert twin_answer("Assistant, how many parent volunteers do we need?", state) == ""
+    heard = HeardIndex.of(
+        "We need parent volunteers for the museum trip.\n"
+        "We have five teachers, so we need three parent volunteers.\n"
+        "Could someone email the parents about volunteers?\n"
+    )
+    answer = quote_answer("Assistant, how many parent volunteers do we need?", heard, lambda text: False)
+    assert answer == 'From what was said: "We have five teachers, so we need three parent volunteers."'
+
+
 def test_a_number_is_an_answer_but_only_a_number_that_was_said():
     question = "Assistant, how many laptops do we order?"
     heard = HeardIndex.of("We order 12 laptops for the library.\n")

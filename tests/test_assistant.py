@@ -834,6 +834,24 @@ async def test_a_revision_that_puts_a_promise_in_the_speakers_mouth_leaves_the_t
     assert "I'll work cost" not in assistant.window.context_text()
 
 
+async def test_without_a_model_what_did_i_promise_lists_the_askers_own_tasks():
+    bus = EventBus("test")
+    events: list = []
+    bus.subscribe(events.append)
+    assistant = build_assistant(Config(llm="none", llm_debounce_s=0.0), None, bus.emit)
+    bus.subscribe(assistant.on_event)
+    await assistant.start()
+    for number, (text, name) in enumerate([("I'll send the cost report by Friday.", "Bob"),
+                                           ("I'll fix the search page by Wednesday.", "Carol"),
+                                           ("Assistant, what did I promise to do?", "Carol")], 1):
+        bus.emit(TranscriptFinal(text=text, start=2.0 * number, end=2.0 * number + 1.5, utterance=number,
+                                 utterance_end=True, speaker=f"S{number % 2 + 1}", speaker_name=name))
+    assert await assistant.drain(5.0)
+    await assistant.close()
+    answer = "".join(e.text for e in events if isinstance(e, AssistantDelta))
+    assert answer == "Action items: Carol: fix the search page (due Wednesday)."
+
+
 async def test_a_question_heard_better_while_it_is_answered_is_asked_again():
     gate = asyncio.Event()  # the first answer is still on its way when the revision comes
 

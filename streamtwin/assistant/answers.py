@@ -115,12 +115,23 @@ def person_asked(question: str, state: dict[str, Any]) -> str:
     return next((n for n in names if not names_nobody(n) and set(name_tokens(n)) & said), "")
 
 
+# "How many volunteers do we need?" wants a number said, not the task that mentions volunteers.
+_COUNT = re.compile(r"\bhow (?:many|much|far|long|often|old|big)\b", re.IGNORECASE)
+# The asker's own tasks: "what did I promise to do?", "what do I have to do?", "what's on my plate?"
+_MINE = re.compile(r"\bwhat (?:did|do|have|must|should|shall|will) i\b|\bwhat am i\b|\bon my plate\b|"
+                   r"\bmy (?:tasks|action items|to-?dos?|jobs)\b", re.IGNORECASE)
+
+
 def named_items(question: str, state: dict[str, Any]) -> list[dict[str, str]]:
     """The action items a question is about ("who hires the cleaning company?", "when will the
-    router arrive?"): at least half of an item's key words are in the question; or a person's,
-    when it asks what they work on ("what is Tom working on today?")."""
+    router arrive?"): at least half of an item's key words are in the question, or, for a who-question,
+    half of the question's in the item ("who is calling pharmacy?" of "call pharmacy about the missing
+    antibiotics for bed eight"); or a person's, when it asks what they work on ("what is Tom working on
+    today?")."""
     asked = _asked(question)
-    named = [item for item in state[ACTION_ITEMS] if support(item["text"], asked) >= 0.5]
+    who = bool(re.search(r"\bwho\b", question, re.IGNORECASE))
+    named = [item for item in state[ACTION_ITEMS]
+             if support(item["text"], asked) >= 0.5 or (who and support(" ".join(asked), key_words(item["text"])) >= 0.5)]
     person = set(name_tokens(person_asked(question, state))) if _WORKS_ON.search(question.lower()) else set()
     return named or [item for item in state[ACTION_ITEMS] if person & set(name_tokens(item["owner"]))]
 
@@ -160,11 +171,17 @@ def answer_shape(question: str) -> str:
     return ""
 
 
-def twin_answer(question: str, state: dict[str, Any]) -> str:
+def twin_answer(question: str, state: dict[str, Any], asker: str = "") -> str:
     """What the twin alone answers ("" when it does not): a list question from its list; a question
     about a task it holds ("who hires ...?", "when will ... arrive?") from that task's owner and due
-    date, which the verifier keeps grounded and corrections keep current."""
-    kind = question_kind(question) or (ACTION_ITEMS if named_items(question, state) else None)
+    date, which the verifier keeps grounded and corrections keep current; "what did I promise?" from
+    the ``asker``'s tasks.  A how-many question is left to what was said."""
+    kind = question_kind(question)
+    mine = [item for item in state[ACTION_ITEMS] if asker and set(name_tokens(asker)) & set(name_tokens(item["owner"]))]
+    if kind is None and _MINE.search(question) and mine:
+        return "Action items: " + "; ".join(_action_item_text(item) for item in mine) + "."
+    if kind is None and not _COUNT.search(question) and named_items(question, state):
+        kind = ACTION_ITEMS
     return compose_from_twin(kind, state, question) if kind else ""
 
 
@@ -251,15 +268,17 @@ def quote_answer(question: str, heard: HeardIndex, addressed: Callable[[str], bo
 
     Without a model (or when its answers failed the check) the honest answer to
     "when will the router arrive?" is what was said about the router.  Among lines as close,
-    a statement beats a question, and a "when" question wants a line that names a day."""
+    a statement beats a question, a "when" question wants a line that names a day, a "how many" one a number."""
     wanted = key_words(question) - _QUESTION_ONLY_WORDS
     asks_when = bool(re.search(r"\bwhen\b", question, re.IGNORECASE))
-    best, best_rank = "", (0.0, False, False)
+    asks_count = bool(_COUNT.search(question))
+    best, best_rank = "", (0.0, False, False, False)
     for line in heard.lines:
         if addressed(line):
             continue  # questions to the assistant are not evidence
         overlap = len(wanted & key_words(line)) / len(wanted) if wanted else 0.0
-        rank = (overlap, asks_when and says_when(line), not line.rstrip().endswith("?"))
+        rank = (overlap, asks_when and says_when(line), asks_count and bool(_numbers(line)),
+                not line.rstrip().endswith("?"))
         if overlap > 0 and rank >= best_rank:
             best, best_rank = line, rank  # ties: the later line, as corrections come later
     return f'From what was said: "{best}"' if best else ""

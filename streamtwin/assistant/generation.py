@@ -163,9 +163,10 @@ class Generator:
                 emit_delta = lambda text: self._emit(AssistantDelta(generation=gen_id, text=text))  # noqa: E731
                 if question:
                     if self.caller is None:
-                        stats.text = self.fallback(question)
+                        stats.text = self.fallback(question, start.asker)
                     else:
-                        stats.text = await self._answer(request, question, stats, announcer.on_answering)
+                        stats.text = await self._answer(request, question, start.asker, stats,
+                                                        announcer.on_answering)
                     emit_delta(stats.text)  # checked first, then shown whole
                 else:
                     await self.caller.stream(request, stats, emit_delta, announcer.on_answering)
@@ -217,7 +218,8 @@ class Generator:
         return ChatRequest(prompt.messages, max_tokens=self.max_tokens)
 
     async def _answer(
-        self, request: ChatRequest, question: str, stats: StreamStats, on_answering: Callable[[Answering], Any]
+        self, request: ChatRequest, question: str, asker: str, stats: StreamStats,
+        on_answering: Callable[[Answering], Any],
     ) -> str:
         """The model's answer if it passes the check (one retry), else :meth:`fallback`."""
         assert self.caller is not None
@@ -239,13 +241,13 @@ class Generator:
             log.info("answer to %r rejected (%s): %r", question, problem, text[:200])
             if stats.timed_out or not worth_retrying(problem):
                 break  # a model that hit the wall-time cap would only hit it again
-        return self.fallback(question)
+        return self.fallback(question, asker)
 
-    def fallback(self, question: str) -> str:
-        """An answer without the model: list questions and questions about a task from the twin, others by
-        quoting what was said."""
+    def fallback(self, question: str, asker: str = "") -> str:
+        """An answer without the model: list questions, questions about a task and the ``asker``'s own tasks
+        from the twin, others by quoting what was said."""
         return (
-            twin_answer(question, self.twin_updater.freshest())
+            twin_answer(question, self.twin_updater.freshest(), self.twin_updater.voice_name(asker) or asker)
             or quote_answer(question, self.heard, self._is_addressed)
             or NO_ANSWER
         )
