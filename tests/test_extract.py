@@ -420,6 +420,8 @@ def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     ("We'll come back to the seating plan on Friday.", "the seating plan"),
     ("The landlord will decide about the parking spaces next week.", "the parking spaces"),
     ("We'll decide on the colour scheme later.", "the colour scheme"),
+    ("I don't know yet whether the hall is free on Friday.", "the hall is free on Friday"),
+    ("I'm not sure if the grant covers the bus.", "the grant covers the bus"),
 ])
 def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     assert draft_of(said)["open_questions"] == [open_question]
@@ -431,6 +433,10 @@ def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     ("Who takes the Saturday rota?", "We will come back to this question next week."),
     ("Did we agree on the caterer?", "Not yet, nothing is decided."),
     ("Are we closing the shop on Boxing Day?", "That's not decided yet."),
+    ("Who is paying for the new fence?", "No idea, honestly."),
+    ("Where do we store the chairs after the fair?", "I don't know yet."),
+    ("So how will the volunteers get to the site?", "Hmm, not sure."),
+    ("Should we invite the neighbours as well?", "Hard to say."),
 ])
 def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_off):
     assert draft_of(asked, put_off)["open_questions"] == [asked]
@@ -442,6 +448,16 @@ def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_o
 ])
 def test_a_pointer_with_nothing_before_it_or_a_plain_errand_leaves_nothing_open(said):
     assert draft_of(said)["open_questions"] == []
+
+
+@pytest.mark.parametrize("asked, reply", [
+    ("Who is paying for the new fence?", "The council is."),
+    ("Do you want a tea?", "I don't know, maybe later."),  # asked of one person, about themselves
+    ("Assistant, who is paying for the fence?", "No idea."),
+    ("Who is paying for the new fence?", "I don't know him very well."),
+])
+def test_a_question_answered_or_asked_of_one_person_is_not_left_open(asked, reply):
+    assert draft_of(asked, reply)["open_questions"] == []
 
 
 @pytest.mark.parametrize("said, owned", [

@@ -82,6 +82,8 @@ class OutcomeReader:
             self.decisions.append(what[0].upper() + what[1:])
 
     def _open_question(self, sentence: str, utterance: int) -> None:
+        if self._nobody_knows(sentence, utterance):
+            return
         whether = say.WHETHER.search(sentence)
         one_more = say.ONE_MORE.match(sentence) if self._open_at >= utterance - 1 else None
         asked = sentence.endswith("?")
@@ -99,11 +101,28 @@ class OutcomeReader:
         elif whether:
             question = whether.group("what").strip(" .?")
         elif self._questions and self._questions[-1][0] >= utterance - 2:
-            # "That is still an open question": the question asked just before (with its lead-in).
-            last_at = self._questions[-1][0]
-            question = " ".join(q for at, q in self._questions if at == last_at)
+            question = self._asked_last()  # "That is still an open question": the question asked just before
         else:
             return
+        self._left_open(question, utterance)
+
+    def _asked_last(self) -> str:
+        """The question sentences of the last utterance that asked any (with its lead-in: "What about the logo? Do
+        we keep the old one?")."""
+        last_at = self._questions[-1][0]
+        return " ".join(q for at, q in self._questions if at == last_at)
+
+    def _nobody_knows(self, sentence: str, utterance: int) -> bool:
+        """ "Who pays for the new fence?" - "No idea, honestly.": the question to the room before is open."""
+        if not say.NOBODY_KNOWS.match(sentence) or not self._questions:
+            return False
+        question = self._asked_last()
+        if not utterance - 2 <= self._questions[-1][0] < utterance or not say.TO_THE_ROOM.match(question):
+            return False
+        self._left_open(question, utterance)
+        return True
+
+    def _left_open(self, question: str, utterance: int) -> None:
         if len(key_words(question)) >= 1 and not any(same_entry(question, q) for q in self.open_questions):
             self.open_questions.append(question)
             self._open_at = utterance

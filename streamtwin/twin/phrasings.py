@@ -179,13 +179,13 @@ UNSETTLED = (
                r"undecided|an open (?:question|point|issue))\b", re.IGNORECASE),
     re.compile(r"\bwe\s+(?:still\s+)?(?:need|have)\s+to\s+(?:figure out|work out|find out|decide)\s+"
                r"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
-    re.compile(rf"\b(?:we\s+(?:still\s+)?(?:don't|do not)|nobody|no one)\s+(?:yet\s+|really\s+)?knows?\s+"
+    re.compile(rf"\b(?:(?:we|i)\s+(?:still\s+)?(?:don't|do not)|nobody|no one)\s+(?:yet\s+|really\s+)?knows?\s+"
                rf"(?:yet\s+)?(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bwe\s+(?:haven't|have not|didn't|did not)\s+(?:yet\s+)?(?:decided|agreed on|settled on|worked out|"
                r"figured out)\s+(?:yet\s+)?(?:whether\s+|if\s+)?(?P<what>.+?)(?:\s+yet)?[.!]?$", re.IGNORECASE),
     re.compile(rf"\b(?:it's|it is)\s+(?:still\s+)?(?:unclear|not clear|not decided|undecided)\s+(?={_ASKS}\b)"
                rf"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
-    re.compile(rf"\b(?:we're|we are|nobody is|no one is)\s+(?:still\s+)?(?:not\s+)?(?:sure|certain)\s+"
+    re.compile(rf"\b(?:we're|we are|i'm|i am|nobody is|no one is)\s+(?:still\s+)?(?:not\s+)?(?:sure|certain)\s+"
                rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bremains to be seen\s+(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bstill no (?:decision|answer|agreement|word)\s+(?:on|about|yet on)\s+(?P<what>.+)", re.IGNORECASE),
@@ -199,6 +199,17 @@ UNSETTLED = (
                r"not\s+(?:decided|settled|agreed)\s+yet|no decision yet)\b",
                re.IGNORECASE),
 )
+# A reply that nobody knows the answer: "Who pays for the fence?" - "No idea, honestly." (the question before is open).
+NOBODY_KNOWS = re.compile(
+    r"^(?:(?:well|hmm|honestly|um|so|sorry|yeah|to be honest)[,.]?\s+)*(?:i\s+(?:really\s+|honestly\s+)?"
+    r"(?:don't|do not) know|(?:i have\s+)?no idea|(?:i'm|i am)\s+not sure|not sure|hard to say|nobody knows|"
+    r"no one knows|we (?:don't|do not) know|(?:that's|that is) (?:still )?(?:unclear|not clear)|no clue)"
+    r"(?:\s+yet)?(?:,?\s+(?:honestly|to be honest|really|either|yet))?[.!]*$", re.IGNORECASE)
+# A question to the room (not "do you want tea?"): a wh-question, or one about what we or it will do.
+TO_THE_ROOM = re.compile(
+    r"^(?!assistant\b)(?:(?:so|and|but|okay|ok|then)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:who|what|when|where|which|how|why|whose|"
+    r"(?:should|shall|do|will|can|are|could|would)\s+we|(?:is|are|will|does|can)\s+(?:it|there|that|this|the)\b)",
+    re.IGNORECASE)
 # A question put off for later: "Let's park the question of overtime.", "We'll come back to the seating plan on
 # Friday.", "Let's revisit that next week." (a pointer: the question asked just before).  "Park" takes a topic
 # only ("let's park the van" is no question).
