@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from streamtwin.twin import phrasings as say
+from streamtwin.twin.addressing import Addressing
 from streamtwin.twin.due import DATE, NOT_DATE, task_and_due
 from streamtwin.twin.heard import UNASSIGNED, key_words, overlap
 from streamtwin.twin.outcomes import OutcomeReader, same_entry
@@ -53,88 +54,72 @@ class _Item:
 
 @dataclass
 class RuleExtractor:
-    people: list[str] = field(default_factory=list)
     items: list[_Item] = field(default_factory=list)
     outcomes: OutcomeReader = field(default_factory=OutcomeReader)  # decisions and open questions
-    _utterances: int = 0
+    room: Addressing = field(default_factory=Addressing)  # who is who, who speaks, who is spoken to
     _addressed: str = ""  # the last person asked to do something
-    _floor: str = ""  # the last person asked to speak ("Mike, how about you?"): "I will ..." is theirs
-    _floor_at: int = -1  # the utterance that gave it
-    _floor_by: str = ""  # and the voice that gave it
-    _voices: dict[str, str] = field(default_factory=dict)  # voice label -> the name it answered to
-    _named_speakers: set[str] = field(default_factory=set)  # voices with a name: people too
-    _called: str = ""  # a name said on its own ("Chris?"), and the utterance it was said in
-    _called_at: int = -1
     _requests: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of nobody named
     _asked_of: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of someone named
-    _speaker: str = ""  # who said the current utterance ("" without speaker labels)
-    _label: str = ""  # as labelled ("S2" for a voice whose name the rules only inferred)
     _someone: tuple[str, int, str] | None = None  # a task asked of anyone ("Can someone ...?"): task, when, who
-    _before: str = ""  # the label of the voice that said the utterance before this one
-    _greeted: str = ""  # a name greeted or thanked ("Thank you, Bob."), and the utterance it was in
-    _greeted_at: int = -1
 
     def know(self, name: str) -> None:
         """A person known before they are heard (``--participants``, a room's participant)."""
-        self._person(name)
+        self.room.person(name)
 
     def add(self, text: str, speaker: str = "") -> None:
         """One utterance, in order; ``speaker`` says who said it, when speaker labels are on."""
-        self._utterances += 1
-        self._label = speaker
-        self._speaker = self._voices.get(speaker, speaker)
-        if self._speaker and not VOICE_LABEL.match(self._speaker):
-            self._named_speakers.add(self._speaker)
-        self._answers_floor()
-        self._names_who_spoke_before(text)
+        for label, name in self.room.next_utterance(text, speaker):
+            self._rename_items(label, name)
         self._thanks(text)
         said = sentences(text)
         for index, sentence in enumerate(said):
-            self._people(sentence, said[index + 1 :])
+            self.room.read(sentence, said[index + 1 :])
             self._correction(sentence)
             if not self._called_off(sentence):
                 self._action(sentence)
-            self.outcomes.read(sentence, said[index + 1 :], self._utterances)
+            self.outcomes.read(sentence, said[index + 1 :], self.room.utterances)
 
     def rename(self, label: str, name: str) -> None:
         """A voice labelled ``label`` ("S2") gave its name: what it took on is that person's."""
+        self._rename_items(label, name)
+        self.room.renamed(label, name)
+
+    def _rename_items(self, label: str, name: str) -> None:
         for item in self.items:
             if item.owner == label:
                 item.owner = name
-        if self._speaker == label:
-            self._speaker = name
 
     def voice_name(self, label: str) -> str:
         """The name a voice labelled ``label`` answered to ("Mike, how about you?" -> the next voice), or ""."""
-        return self._voices.get(label, "")
+        return self.room.voices.get(label, "")
 
     def voice_names(self) -> dict[str, str]:
         """Every voice label the rules have put a name to (who answered to it, or was thanked after it)."""
-        return dict(self._voices)
+        return dict(self.room.voices)
 
     def persons(self) -> set[str]:
         """Everyone the conversation treats as a person: named, addressed, introduced, a voice with
         a name, or given a task by name.  An owner must be one of them."""
         owners = {i.owner for i in self.items if i.owner and not VOICE_LABEL.match(i.owner)}
-        return set(self.people) | self._named_speakers | set(self._voices.values()) | owners
+        return set(self.room.people) | self.room.named_speakers | set(self.room.voices.values()) | owners
 
     def requests(self) -> list[tuple[str, str]]:
         """Tasks asked for without naming who should do them ("Can you draw some sketches?"), each with
         who asked (a name, or the voice's label while it has none): the one who asks is not the one who does."""
-        return [(task, self._voices.get(label, label)) for task, label in self._requests]
+        return [(task, self.room.voices.get(label, label)) for task, label in self._requests]
 
     def superseded(self) -> list[tuple[str, str, str]]:
         """(task, field, old value) for every owner or due date a later statement replaced ("let Maria take
         that instead", "No, Friday, not Thursday"): a model that kept the old value was not told the news.
         Who asked someone named for a task is no value of its owner either ("Carol, please fix the search
         page", said by Alice: a small model made it Alice's)."""
-        asked = [(task, "owner", self._voices.get(label, label)) for task, label in self._asked_of]
+        asked = [(task, "owner", self.room.voices.get(label, label)) for task, label in self._asked_of]
         return [(item.text, name, old) for item in self.items for name, old in item.replaced] + asked
 
     def draft(self) -> dict[str, Any]:
         """What was found so far, in the twin's shape (fields it has no opinion on are absent)."""
         return {
-            "people": [{"name": name} for name in self.people],
+            "people": [{"name": name} for name in self.room.people],
             # A voice's label ("S2") is no person: its tasks show as unassigned until the voice gives its name.
             "action_items": [
                 {"text": i.text, "owner": UNASSIGNED if not i.owner or VOICE_LABEL.match(i.owner) else i.owner,
@@ -147,64 +132,6 @@ class RuleExtractor:
 
     # --- phrasings ------------------------------------------------------------------
 
-    def _people(self, sentence: str, following: list[str]) -> None:
-        called = say.CALLED.match(sentence)
-        if called and names([called.group("name")]):
-            self._called = names([called.group("name")])[0]
-            self._called_at = self._utterances
-            self._give_floor(self._called)
-        lone = say.LONE_NAME.match(sentence)
-        if lone and following and say.TO_THEM.search(following[0]) and names([lone.group("name")]):
-            self._give_floor(names([lone.group("name")])[0])  # "Tom. You go first."
-            self._person(names([lone.group("name")])[0])
-        vocative = say.VOCATIVE.match(sentence)
-        if vocative and names([vocative.group("name")]) and say.TO_THEM.search(vocative.group("rest")):
-            self._give_floor(names([vocative.group("name")])[0])  # who is asked to speak next
-        titled = say.TITLED_QUESTION.match(sentence)
-        if titled:
-            self._give_floor(titled.group("name"))  # whoever answers is them
-        greeted = [m.group("name") for m in (say.GREETED.match(sentence), say.LATE_VOCATIVE.search(sentence)) if m]
-        if names(greeted):  # "Thank you, Bob. Can you send ...?": the request that follows is Bob's
-            self._greeted, self._greeted_at = names(greeted)[0], self._utterances
-        if vocative and names([vocative.group("name")]):  # "Thanks, Arjun. Raj, the coach company ... Can you
-            self._greeted, self._greeted_at = names([vocative.group("name")])[0], self._utterances  # ...?": Raj
-        found = [*greeted, *([vocative.group("name")] if vocative else [])]
-        found += [m.group("name") for m in say.INTRODUCED.finditer(sentence)]
-        found += re.findall(r"\b((?:Professor|Doctor)\s[A-Z][a-z]+)", sentence)
-        for name in names(found):
-            self._person(name)
-
-    def _give_floor(self, name: str) -> None:
-        self._floor, self._floor_at, self._floor_by = name, self._utterances, self._label
-
-    def _answers_floor(self) -> None:
-        """Another, unnamed voice speaking right after someone was given the floor is that person:
-        its "I will ..." is theirs from now on (with speaker labels only)."""
-        label = self._label
-        if label == self._speaker and VOICE_LABEL.match(label) and self._floor_at == self._utterances - 1 \
-                and self._floor_by != label:
-            self._name_voice(label, self._floor)
-
-    def _name_voice(self, label: str, name: str) -> None:
-        if name not in self._voices.values():
-            self._voices[label] = name
-            self.rename(label, name)
-
-    def _person(self, name: str) -> None:
-        if not any(name.lower() == p.lower() or name.lower() in p.lower().split() for p in self.people):
-            self.people.append(name)
-
-    def _names_who_spoke_before(self, text: str) -> None:
-        """"Thanks, Alice." or "Right away, Mo." from another voice: the voice that spoke just before is
-        Alice's (Mo's), when it has no name yet."""
-        before, self._before = self._before, self._label
-        if not VOICE_LABEL.match(before) or before == self._label or before in self._voices:
-            return
-        first = sentences(text)[0] if text.strip() else ""
-        match = say.GREETED.match(first) or say.ANSWERED.match(first)
-        if match and names([match.group("name")]):
-            self._name_voice(before, names([match.group("name")])[0])
-
     def _thanks(self, text: str) -> None:
         """"Thank you, Anna." right after "I will ask ...": the task was Anna's."""
         match = say.THANKED.match(text)
@@ -212,7 +139,7 @@ class RuleExtractor:
             return
         thanked = names(re.findall(say.NAME, match.group(0)))
         last = self.items[-1] if self.items else None
-        if thanked and last is not None and last.heard == self._utterances - 1 and last.said_first_person:
+        if thanked and last is not None and last.heard == self.room.utterances - 1 and last.said_first_person:
             last.owner = thanked[0]
 
     def _named(self, match: re.Match[str] | None) -> str:
@@ -241,8 +168,8 @@ class RuleExtractor:
         if self._named(handed) and self.items:
             self._reassign(self._named(handed))  # "Hand that to Bo."
             return
-        if say.I_TAKE_IT_OVER.match(sentence) and self.items and self.items[-1].heard >= self._utterances - 2:
-            self.items[-1].change("owner", self._speaker)  # "Actually, let me take that one instead."
+        if say.I_TAKE_IT_OVER.match(sentence) and self.items and self.items[-1].heard >= self.room.utterances - 2:
+            self.items[-1].change("owner", self.room.speaker)  # "Actually, let me take that one instead."
             self.items[-1].said_first_person = True
             return
         for pattern in (say.NAME_WILL, say.NAME_TO):
@@ -256,12 +183,11 @@ class RuleExtractor:
                 return
         someone = say.SOMEONE.search(sentence)
         if someone:
-            self._someone = (someone.group("task"), self._utterances, self._label)
+            self._someone = (someone.group("task"), self.room.utterances, self.room.label)
             self._asked_of_nobody(someone.group("task"))
             return
         bare = say.BARE_REQUEST.match(sentence)
-        said_to = self._called if self._called_at >= self._utterances - 1 else ""
-        said_to = self._greeted if self._greeted_at == self._utterances else said_to
+        said_to = self.room.said_to()
         if bare and said_to:
             self._addressed = said_to
             self._item(bare.group("task"), said_to, sentence)
@@ -285,25 +211,25 @@ class RuleExtractor:
             return
         done_by = say.DONE_BY.search(sentence)
         last = self.items[-1] if self.items else None
-        if done_by and last is not None and last.heard == self._utterances and not last.due:
+        if done_by and last is not None and last.heard == self.room.utterances and not last.due:
             last.due = task_and_due(sentence)[1]  # "It will be done by Wednesday."
 
     def _assigned(self, name: str, task: str, sentence: str, *, asked: bool) -> None:
         """``name`` is to do ``task`` (``asked``: they were asked, so their yes refines it); "take that
         instead" hands the last task over."""
-        self._person(name)
+        self.room.person(name)
         if say.TAKES_IT_OVER.match(task.strip()):
             self._reassign(name)
             return
         if asked:
             self._addressed = name
-            if self._label and self._label != name and self._speaker != name:
-                self._asked_of = [*self._asked_of[1 - _KEPT_REQUESTS :], (task_and_due(task)[0], self._label)]
+            if self.room.label and self.room.label != name and self.room.speaker != name:
+                self._asked_of = [*self._asked_of[1 - _KEPT_REQUESTS :], (task_and_due(task)[0], self.room.label)]
         self._item(task, name, sentence)
 
     def _reassign(self, name: str) -> None:
         """The newest task changes hands ("Actually, let Maria take that instead.")."""
-        self._person(name)
+        self.room.person(name)
         if self.items:
             self.items[-1].change("owner", name)
             self.items[-1].said_first_person = False
@@ -311,42 +237,43 @@ class RuleExtractor:
     def _volunteered(self, sentence: str) -> bool:
         """"I'll do it." from another voice right after "Can someone ...?": the task is that voice's."""
         asked = self._someone
-        if asked is None or asked[1] < self._utterances - 2 or not say.VOLUNTEER.match(sentence):
+        if asked is None or asked[1] < self.room.utterances - 2 or not say.VOLUNTEER.match(sentence):
             return False
         task, _, by = asked
-        if self._label and self._label == by:
+        if self.room.label and self.room.label == by:
             return False  # the one who asked is not the one who does
         self._someone = None
-        self._item(task, self._speaker, sentence, first_person=not self._speaker)
+        self._item(task, self.room.speaker, sentence, first_person=not self.room.speaker)
         return True
 
     def _first_person(self, task: str, sentence: str) -> None:
         """"I will ...": the speaker's, when the speaker is known by name."""
         last = self.items[-1] if self.items else None
-        if say.REFERS_BACK.match(task.strip()) and last and last.owner in (self._speaker, self._addressed) \
-                and last.heard >= self._utterances - 2:
+        if say.REFERS_BACK.match(task.strip()) and last and last.owner in (self.room.speaker, self._addressed) \
+                and last.heard >= self.room.utterances - 2:
             due = task_and_due(task)[1] or task_and_due(sentence)[1]
             if due:  # "Sure, I'll get them done by the nineteenth.": the task just given, with its day
                 last.change("due", due)
-            last.heard = self._utterances
+            last.heard = self.room.utterances
             return
-        if self._label and not VOICE_LABEL.match(self._label):
+        if self.room.label and not VOICE_LABEL.match(self.room.label):
             # The named voice that said it, no guess; but a yes to a task just given to someone else by name
             # is theirs (two voices may share one label: the interview's two did).
-            self._item(task, self._speaker, sentence, first_person=self._confirms(task))
+            self._item(task, self.room.speaker, sentence, first_person=self._confirms(task))
             return
         # "Yes, I will book the studio by Tuesday.": the person just asked, confirming; otherwise the
         # name this voice answered to before, or the person given the floor; else the voice's label.
         # All guesses: a task someone was given by name keeps that owner.
         if self._confirms(task):
             owner = self._addressed
-            if self._speaker == self._label and VOICE_LABEL.match(self._label):
-                self._name_voice(self._label, owner)  # the voice that said yes to a request is its addressee
-        elif self._label in self._voices:
-            owner = self._voices[self._label]
+            if self.room.speaker == self.room.label and VOICE_LABEL.match(self.room.label):
+                if self.room.name_voice(self.room.label, owner):
+                    self._rename_items(self.room.label, owner)  # the voice that said yes to a request is its addressee
+        elif self.room.label in self.room.voices:
+            owner = self.room.voices[self.room.label]
         else:  # the floor, unless it went to another voice
-            owner = self._floor if self._floor not in self._voices.values() else ""
-        self._item(task, owner or self._speaker, sentence, first_person=True)
+            owner = self.room.floor if self.room.floor not in self.room.voices.values() else ""
+        self._item(task, owner or self.room.speaker, sentence, first_person=True)
 
     def _called_off(self, sentence: str) -> bool:
         """"Forget the bus.", "No need to call them.": the task that says so is dropped."""
@@ -362,8 +289,8 @@ class RuleExtractor:
 
     def _asked_of_nobody(self, task: str) -> None:
         """A task asked for without a name ("Can you ...?", "Everyone, please ..."): not the asker's."""
-        if self._label:
-            self._requests = [*self._requests[1 - _KEPT_REQUESTS :], (task_and_due(task)[0], self._label)]
+        if self.room.label:
+            self._requests = [*self._requests[1 - _KEPT_REQUESTS :], (task_and_due(task)[0], self.room.label)]
 
     def _confirms(self, task: str) -> bool:
         last = self.items[-1] if self.items else None
@@ -382,9 +309,9 @@ class RuleExtractor:
                     item.change("owner", owner)
                 if due and due.lower() not in item.due.lower():  # "by Tuesday" does not undo "next Tuesday"
                     item.change("due", due)
-                item.heard = self._utterances
+                item.heard = self.room.utterances
                 return
-        self.items.append(_Item(text, owner, due, self._utterances, first_person))
+        self.items.append(_Item(text, owner, due, self.room.utterances, first_person))
 
     def _correction(self, sentence: str) -> None:
         """"No, Friday, not Thursday." / "the 19th of May, not the 12th": the newest item with
