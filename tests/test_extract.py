@@ -357,6 +357,16 @@ def test_a_contracted_denial_decides_nothing_and_minutes_style_names_are_people(
     ("Okay, we have a decision: the trip goes to the coast.", "the trip goes to the coast"),
     ("We selected the steel frame over the wooden one.", "the steel frame over the wooden one"),
     ("It's settled then, the school fair is on the twelfth.", "the school fair is on the twelfth"),
+    ("From now on, every pull request needs two reviews.", "every pull request needs two reviews"),
+    ("Going forward, we close the site at five on Fridays.", "we close the site at five on Fridays"),
+    ("The committee has decided that the fair moves to the park.", "the fair moves to the park"),
+    ("We've made the call to postpone the launch.", "postpone the launch"),
+    ("We're going ahead with the second quote.", "the second quote"),
+    ("The new budget is approved.", "The new budget is approved"),
+    ("The venue has been confirmed.", "The venue has been confirmed"),
+    ("Okay, so we'll keep the old supplier.", "keep the old supplier"),
+    ("Alright, so we're going to hire a second nurse for nights.", "hire a second nurse for nights"),
+    ("We'll meet on Fridays, then.", "meet on Fridays"),
 ])
 def test_everyday_ways_of_saying_a_decision(said, decided):
     assert [d.lower() for d in draft_of(said)["decisions"]] == [decided.lower()]
@@ -396,7 +406,8 @@ def test_a_proposal_refused_or_answered_in_passing_decides_nothing(asked, reply)
     "Should we go with the blue logo?", "We haven't settled on a date.", "Nobody has chosen a printer yet.",
     "I'll go with you to the dentist.", "I picked up the keys this morning.", "Is that final?",
     "The plan is not ready yet.", "Nothing is decided yet.", "That's just how it is.",
-    "We will come back to this question next week.",
+    "We will come back to this question next week.", "So we'll need more chairs.", "So we'll see how it goes.",
+    "Is the venue confirmed?", "The venue is not confirmed.", "They haven't decided on the menu.",
 ])
 def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     assert draft_of(said)["decisions"] == []

@@ -132,13 +132,26 @@ DECISION = re.compile(
     r"we(?:'ve| have)? (?:opted for|picked|selected|went with|voted (?:for|to))|"
     r"(?:let's|we'll|we will|we're going to) go ahead with|the plan is(?= to\b| that\b)|"
     r"(?:the )?consensus is|we have a decision|decision(?=:)|"
-    r"(?:that's|that is|it's|it is) (?:decided|agreed|final|official)(?=:))\b[:,]?\s*(?P<what>.*)",
+    r"(?:that's|that is|it's|it is) (?:decided|agreed|final|official)(?=:)|"
+    r"(?<!\bto )decided (?:that|on)|we(?:'re| are) going ahead with|we(?:'ve| have) made (?:the|a|our) (?:call|decision)"
+    r"(?: to| on)?|"
+    # A rule from now on: "From now on, every pull request needs two reviews.", "Going forward, we ..."
+    r"^(?:(?:so|okay|ok|right|and)[,]?\s+)?(?:from now on|going forward|from today|as of (?:today|now|next week)))"
+    r"\b[:,]?\s*(?P<what>.*)",
     re.IGNORECASE,
 )
 # What was decided said before the words that settle it: "Green walls it is.", "The price list, that's decided.",
 # "The venue is final.".  A pointer ("That's final.") means the sentence before.
 _SETTLED = r"(?:decided|agreed|final|settled|official)"
 DECIDED_WHOLE = (
+    # A conclusion of the room's: "Okay, so we'll keep the old supplier.", "We'll meet on Fridays, then."
+    re.compile(r"^(?:(?:ok(?:ay)?|alright|all right|right|good|fine)[,.]?\s+)?so,?\s+we(?:'ll| will|'re going to|"
+               r"are going to)\s+(?!need\b|have to\b|see\b|be\b|talk\b|hear\b)(?P<what>[^?]+?)[.!]$", re.IGNORECASE),
+    re.compile(r"^we(?:'ll| will)\s+(?!need\b|have to\b|see\b|be\b|talk\b)(?P<what>[^?]+?),?\s+then[.!]$",
+               re.IGNORECASE),
+    # "The new budget is approved.", "The venue has been confirmed.": the whole sentence says what.
+    re.compile(r"^(?:so,?\s+)?(?P<what>[^?]+?\s+(?:is|are|has been|have been)\s+(?:now\s+)?(?:approved|confirmed|"
+               r"signed off|locked in))[.!]$", re.IGNORECASE),
     re.compile(r"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]+?),?\s+it is(?:,?\s+then)?[.!]$", re.IGNORECASE),
     re.compile(rf"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]*?)[,:;]?\s*\b(?:that's|that is|it's|it is)\s+"
                rf"(?:now\s+|all\s+)?{_SETTLED}(?:,?\s+then)?[.!]$", re.IGNORECASE),
