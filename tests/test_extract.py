@@ -510,3 +510,30 @@ def test_remarks_and_questions_to_a_named_person_give_them_nothing_to_do(said):
 ])
 def test_a_deadline_said_many_ways_and_a_day_the_task_is_about(task, words, due):
     assert task_and_due(task) == (words, due)
+
+
+@pytest.mark.parametrize("said, owned", [
+    ((("Ann", "Tom, please send the invoice by Monday."), ("Ann", "Actually, make that Thursday.")),
+     [("Tom", "send the invoice", "Thursday")]),
+    ((("Ann", "Tom, please send the invoice by Monday."), ("Ann", "Let's push the invoice to next week.")),
+     [("Tom", "send the invoice", "next week")]),
+    ((("Ann", "Tom, please send the invoice by Monday."), ("Ann", "Tom, the invoice can wait until Friday.")),
+     [("Tom", "send the invoice", "Friday")]),
+    ((("Ann", "Tom, please book the hotel by Friday."), ("Tom", "Will do."),
+      ("Ann", "Oh, and the deadline for the hotel moved to Tuesday.")), [("Tom", "book the hotel", "Tuesday")]),
+    # Another plan moved is no task's new date.
+    ((("Ann", "Tom, please send the invoice by Monday."), ("Ann", "Let's move the meeting to Thursday.")),
+     [("Tom", "send the invoice", "Monday")]),
+])
+def test_a_later_statement_moves_a_due_date(said, owned):
+    assert owners_of(*said) == owned
+
+
+def test_a_task_turned_down_has_no_owner_until_someone_takes_it():
+    asked = ("Ann", "Tom, can you book the hotel for the team?")
+    assert owners_of(asked, ("Tom", "Sorry, I can't this week.")) == [("unassigned", "book the hotel for the team", "")]
+    assert owners_of(asked, ("Tom", "Sorry, I can't this week. Maybe Lisa could?"), ("Lisa", "Sure, I'll book it.")) == [
+        ("Lisa", "book the hotel for the team", "")]
+    # Not a refusal, or not the owner's.
+    assert owners_of(asked, ("Tom", "Sorry, I can't hear you.")) == [("Tom", "book the hotel for the team", "")]
+    assert owners_of(asked, ("Lisa", "I can't believe it's Friday.")) == [("Tom", "book the hotel for the team", "")]

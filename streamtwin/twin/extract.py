@@ -75,7 +75,7 @@ class RuleExtractor:
         for index, sentence in enumerate(said):
             self.room.read(sentence, said[index + 1 :])
             self._correction(sentence)
-            if not self._called_off(sentence):
+            if not (self._called_off(sentence) or self._due_moved(sentence) or self._declined(sentence)):
                 self._action(sentence)
             self.outcomes.read(sentence, said[index + 1 :], self.room.utterances)
 
@@ -237,7 +237,9 @@ class RuleExtractor:
     def _volunteered(self, sentence: str) -> bool:
         """"I'll do it." from another voice right after "Can someone ...?": the task is that voice's."""
         asked = self._someone
-        if asked is None or asked[1] < self.room.utterances - 2 or not say.VOLUNTEER.match(sentence):
+        mine = say.FIRST_PERSON.search(sentence)  # "Sure, I'll book it.": nothing but the task asked for
+        offered = say.VOLUNTEER.match(sentence) or (mine and say.REFERS_BACK.match(mine.group("task").strip()))
+        if asked is None or asked[1] < self.room.utterances - 2 or not offered:
             return False
         task, _, by = asked
         if self.room.label and self.room.label == by:
@@ -312,6 +314,32 @@ class RuleExtractor:
                 item.heard = self.room.utterances
                 return
         self.items.append(_Item(text, owner, due, self.room.utterances, first_person))
+
+    def _due_moved(self, sentence: str) -> bool:
+        """ "Actually, make that Thursday.", "Let's push the invoice to next week.": the task it names (else the
+        newest) is due then."""
+        moved = say.DUE_MOVED.search(sentence)
+        due = task_and_due(moved.group("rest"))[1] if moved else ""
+        if not due or not self.items:
+            return False
+        what = key_words(moved.group("what") or moved.group("waits") or moved.group("deadline") or "")
+        named = [item for item in self.items if what & key_words(item.text)]
+        item = named[-1] if named else self.items[-1]
+        if (what and not named) or (not what and item.heard < self.room.utterances - 2):
+            return False  # "Let's move the meeting to Thursday.": no task of ours; nor "make that Thursday" much later
+        item.change("due", due)
+        return True
+
+    def _declined(self, sentence: str) -> bool:
+        """ "Tom, can you book the hotel?" - "Sorry, I can't this week.": the task has no owner until someone
+        takes it ("Lisa, could you?" - "Sure, I'll book it."; "I'll do it.")."""
+        last = self.items[-1] if self.items else None
+        if last is None or not say.DECLINED.match(sentence) or last.heard < self.room.utterances - 2 \
+                or not last.owner or last.owner != self.room.speaker:
+            return False
+        last.change("owner", "")
+        self._someone = (last.text, self.room.utterances, self.room.label)
+        return True
 
     def _correction(self, sentence: str) -> None:
         """"No, Friday, not Thursday." / "the 19th of May, not the 12th": the newest item with

@@ -91,6 +91,17 @@ VOLUNTEER = re.compile(
 # The task of a reassignment: "take that", "do it", "handle this", "own that"...
 TAKES_IT_OVER = re.compile(r"^(?:do|does|take|takes|handle|handles|own|owns|cover|covers)\s+(?:that|it|this)\b",
                            re.IGNORECASE)
+# A due date moved: "Actually, make that Thursday.", "Let's push the invoice to next week.", "The report can wait
+# until Friday.", "The deadline for the hotel moved to Tuesday."  ``what`` names the task, if the sentence does.
+DUE_MOVED = re.compile(
+    r"\b(?:make (?:that|it)|(?:push|move|postpone|delay|shift|bring)\s+(?:it|that|this|the\s+(?P<what>[\w\s-]+?))"
+    r"(?:\s+(?:back|forward|out))?\s+(?:to|until|till)|(?:it|that|this|the\s+(?P<waits>[\w\s-]+?))\s+can wait\s+"
+    r"(?:until|till)|(?:the\s+)?deadline(?:\s+for\s+(?:the\s+)?(?P<deadline>[\w\s-]+?))?\s+(?:is now|has moved|"
+    r"has changed|moved|moves|changed|changes|is)(?:\s+to)?)\s+(?P<rest>.+)", re.IGNORECASE)
+# The owner turning a task down: "Sorry, I can't this week.", "I won't be able to."
+DECLINED = re.compile(r"^(?:(?:sorry|no|unfortunately|oh)[,.]?\s+)*(?:i can't|i cannot|i won't be able to|"
+                      r"i'm not able to|i am not able to|i don't have time|i'm away|i am away)"
+                      r"(?!\s+(?:hear|see|find|remember|believe|wait|say|tell|promise))\b", re.IGNORECASE)
 # "Actually, let me take that one instead.", "I'll do that instead.": the newest task moves to the speaker.
 I_TAKE_IT_OVER = re.compile(rf"^{_LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own)\s+"
                             r"(?i:that|it|this)(?:\s+one)?(?:\s+over)?\s+(?i:instead|myself|then)\b")
