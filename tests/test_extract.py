@@ -537,3 +537,15 @@ def test_a_task_turned_down_has_no_owner_until_someone_takes_it():
     # Not a refusal, or not the owner's.
     assert owners_of(asked, ("Tom", "Sorry, I can't hear you.")) == [("Tom", "book the hotel for the team", "")]
     assert owners_of(asked, ("Lisa", "I can't believe it's Friday.")) == [("Tom", "book the hotel for the team", "")]
+
+
+@pytest.mark.parametrize("said, owned", [
+    ("The release checklist is out of date. Tomás, please update it by Friday.",
+     [("Tomás", "update the release checklist", "Friday")]),
+    ("The printer on the third floor is broken again. Tom, can you fix it today?",
+     [("Tom", "fix the printer on the third floor", "today")]),
+    ("The slides are ready. Tom, please send them to the client.", [("Tom", "send the slides to the client", "")]),
+    ("I'm running late. Tom, please send it.", [("Tom", "send it", "")]),  # nothing named before: "it" stays
+])
+def test_a_task_said_with_it_names_what_the_sentence_before_was_about(said, owned):
+    assert owners_of(said) == owned

@@ -61,6 +61,7 @@ class RuleExtractor:
     _requests: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of nobody named
     _asked_of: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of someone named
     _someone: tuple[str, int, str] | None = None  # a task asked of anyone ("Can someone ...?"): task, when, who
+    _subject: str = ""  # what the sentence before, in the same utterance, was about ("The printer is broken.")
 
     def know(self, name: str) -> None:
         """A person known before they are heard (``--participants``, a room's participant)."""
@@ -73,6 +74,7 @@ class RuleExtractor:
         self._thanks(text)
         said = sentences(text)
         for index, sentence in enumerate(said):
+            self._subject = say.subject_of(said[index - 1]) if index else ""
             self.room.read(sentence, said[index + 1 :])
             self._correction(sentence)
             if not (self._called_off(sentence) or self._due_moved(sentence) or self._declined(sentence)):
@@ -299,7 +301,7 @@ class RuleExtractor:
         return bool(last and last.owner == self._addressed and same_entry(last.text, task_and_due(task)[0]))
 
     def _item(self, task: str, owner: str, sentence: str, first_person: bool = False) -> None:
-        text = task_and_due(say.CLAUSE_END.split(task)[0])[0]
+        text = say.resolved(task_and_due(say.CLAUSE_END.split(task)[0])[0], self._subject)
         due = task_and_due(task)[1] or task_and_due(sentence)[1]
         if len(key_words(text)) < 1 or say.in_the_moment(text):
             return

@@ -293,6 +293,27 @@ REFERS_BACK = re.compile(r"^(?:\w+\s+)?(?:it|them|that|this|those|these)(?:\s+(?
                          r"finished|off))?\s*(?:$|\b(?:by|before|on|until|today|tonight|tomorrow)\b)", re.IGNORECASE)
 
 
+# What a statement is about: "The release checklist is out of date." -> "the release checklist".
+_ABOUT = re.compile(r"^(?:(?:okay|ok|so|and|also|one more thing)[,.]?\s+)?(?P<np>(?:the|our|my|your|this|that)\s+"
+                    r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}?)\s+(?:is|are|was|were|has|have|keeps|needs|need|looks|"
+                    r"seems|still)\b", re.IGNORECASE)
+_PRONOUN_TASK = re.compile(r"^(?P<verb>[a-z]+(?:\s+(?:up|out|over|through))?)\s+(?:it|them)\b(?P<rest>.*)$", re.IGNORECASE)
+
+
+def subject_of(sentence: str) -> str:
+    """The noun phrase a statement is about, or "" ("I'm late." is about nobody's thing)."""
+    match = _ABOUT.match(sentence)
+    return match.group("np") if match else ""
+
+
+def resolved(task: str, subject: str) -> str:
+    """ "update it" after "The release checklist is out of date." -> "update the release checklist"."""
+    match = _PRONOUN_TASK.match(task) if subject else None
+    if match is None:
+        return task
+    return f"{match.group('verb')} {subject[0].lower() + subject[1:]}{match.group('rest')}"
+
+
 def imperative(task: str) -> bool:
     """Does ``task`` start with an order ("fix the rota ...") rather than a remark ("great point")?"""
     words = task.split()
