@@ -45,6 +45,18 @@ def check(answer, question="Assistant, who fixes the search page?", earlier=()):
     return AnswerChecker().problem(answer, question, HEARD, STATE, list(earlier))
 
 
+def test_an_answer_that_contradicts_the_twin_on_a_task_it_holds_is_not_shown():
+    from streamtwin.assistant.answers import worth_retrying
+
+    wrong_owner = check("Bob fixes the search page.")
+    assert wrong_owner.startswith("disagrees with the twin") and "Carol" in wrong_owner
+    assert not worth_retrying(wrong_owner)  # the twin's own answer is shown at once instead
+    wrong_day = check("Carol fixes it on Friday.", "Assistant, when will Carol fix the search page?")
+    assert wrong_day.startswith("disagrees with the twin") and "Wednesday" in wrong_day
+    assert check("Carol fixes it by Wednesday.", "Assistant, when will Carol fix the search page?") == ""
+    assert check("Carol does.") == ""
+
+
 def test_a_grounded_answer_passes():
     assert check("Carol fixes the search page by Wednesday.") == ""
 

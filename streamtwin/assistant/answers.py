@@ -38,6 +38,7 @@ _ANSWER_WORDS = key_words(
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)(\w+)")
 NO_ANSWER = "I could not find that in what was said so far."
 LEAVES_OUT = "leaves out most of the"
+DISAGREES = "disagrees with the twin"
 
 
 # Number words, so "five days" is checked like "5 days" ("one" is left out: "the first one" counts nothing).
@@ -71,9 +72,9 @@ def _counted(text: str) -> set[tuple[str, str]]:
 
 
 def worth_retrying(problem: str) -> bool:
-    """An answer that leaves out what the twin holds is not retried: the answer composed from the
-    twin lists it at once, where a retry costs another model call (tens of seconds on a CPU)."""
-    return not problem.startswith(LEAVES_OUT)
+    """An answer that leaves out what the twin holds, or contradicts it, is not retried: the answer composed
+    from the twin says it at once, where a retry costs another model call (tens of seconds on a CPU)."""
+    return not problem.startswith((LEAVES_OUT, DISAGREES))
 _QUESTION_ONLY_WORDS = key_words("assistant tell please can could would what who when where which why how")
 
 
@@ -234,6 +235,10 @@ class AnswerChecker:
             if any(n == number for n, _ in counted):
                 return f"says {number} {unit}, but {number} was said of something else"
         kind = question_kind(question)
+        if kind is None and not _COUNT.search(question):
+            disagreement = _disagrees(text, question, named_items(question, state))
+            if disagreement:
+                return disagreement
         if kind is not None:
             entries = state.get(kind, [])
             if entries:
@@ -242,6 +247,19 @@ class AnswerChecker:
                 if covered / len(entries) < self.coverage:
                     return f"{LEAVES_OUT} {kind.replace('_', ' ')} the twin holds"
         return ""
+
+
+def _disagrees(text: str, question: str, items: list[dict[str, str]]) -> str:
+    """Why an answer to a who- or when-question about tasks the twin holds is wrong: it names none of their
+    owners, or none of their days ("" when it does, or the twin has no owner or day to say)."""
+    lowered, said = question.lower(), text.lower()
+    owners = [item["owner"] for item in items if not names_nobody(item["owner"])]
+    if re.search(r"\bwho\b", lowered) and owners and not any(set(name_tokens(o)) & set(name_tokens(text)) for o in owners):
+        return f"{DISAGREES}: it holds {', '.join(owners[:3])}"
+    dues = [item["due"] for item in items if item["due"]]
+    if re.search(r"\bwhen\b|\bwhat day\b", lowered) and dues and not any(due.lower() in said for due in dues):
+        return f"{DISAGREES}: it holds {', '.join(dues[:3])}"
+    return ""
 
 
 def _lists(entry: Any, kind: str, words: set[str], names: set[str]) -> bool:
