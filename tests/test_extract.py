@@ -494,6 +494,7 @@ def test_orders_said_around_the_name_and_taken_back(said, owned):
 @pytest.mark.parametrize("said", [
     "Have a good weekend, Tom.", "Great work on the demo, Tom.", "Fair point, Sam.", "Let me check that, Tom.",
     "Nice to meet you, Priya.", "Priya, will the new laptops arrive this week?", "That's all for today, Tom.",
+    "Long time no see, Sam.", "Same to you, Sam.", "Straight after lunch, Sam.", "Over to you, Sam.",
 ])
 def test_remarks_and_questions_to_a_named_person_give_them_nothing_to_do(said):
     assert owners_of(said) == []
@@ -521,8 +522,10 @@ def test_a_deadline_said_many_ways_and_a_day_the_task_is_about(task, words, due)
      [("Tom", "send the invoice", "Friday")]),
     ((("Ann", "Tom, please book the hotel by Friday."), ("Tom", "Will do."),
       ("Ann", "Oh, and the deadline for the hotel moved to Tuesday.")), [("Tom", "book the hotel", "Tuesday")]),
-    # Another plan moved is no task's new date.
+    # Another plan moved is no task's new date, nor is making it somewhere.
     ((("Ann", "Tom, please send the invoice by Monday."), ("Ann", "Let's move the meeting to Thursday.")),
+     [("Tom", "send the invoice", "Monday")]),
+    ((("Ann", "Tom, please send the invoice by Monday."), ("Bo", "I hope we make it to the coast by Friday.")),
      [("Tom", "send the invoice", "Monday")]),
 ])
 def test_a_later_statement_moves_a_due_date(said, owned):
@@ -537,6 +540,8 @@ def test_a_task_turned_down_has_no_owner_until_someone_takes_it():
     # Not a refusal, or not the owner's.
     assert owners_of(asked, ("Tom", "Sorry, I can't hear you.")) == [("Tom", "book the hotel for the team", "")]
     assert owners_of(asked, ("Lisa", "I can't believe it's Friday.")) == [("Tom", "book the hotel for the team", "")]
+    assert owners_of(asked, ("Tom", "I can't do Monday, but Wednesday is fine.")) == [
+        ("Tom", "book the hotel for the team", "")]
 
 
 @pytest.mark.parametrize("said, owned", [

@@ -163,7 +163,7 @@ class RuleExtractor:
             return
         late = say.LATE_IMPERATIVE.match(sentence)
         if self._named(late) and say.imperative(order := late.group("task").lower()[:1] + late.group("task")[1:]) \
-                and len(order.split()) >= 3 and not say.PLEASANTRY.match(order):  # "Fair point, Sam." is no order
+                and order.split()[0].lower() in say.TASK_VERBS and not say.PLEASANTRY.match(order):
             self._assigned(self._named(late), order, sentence, asked=True)
             return
         handed = say.HAND_TO.search(sentence)

@@ -45,6 +45,15 @@ IMPERATIVE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<task>[a-z][^?]*)[.!]?
 # "Then send me the course link by Friday, Oluwaseun.": the order first, the name last.
 LATE_IMPERATIVE = re.compile(rf"^(?:(?i:then|so|and|now|also|okay|ok)[,]?\s+)?(?P<task>[A-Za-z][^?]*?),\s+"
                              rf"(?P<name>{NAME})[.!]$")
+# Verbs that begin a task said before the name ("Book the room for Tuesday, Lena."): that order is only read when
+# its first word is one of them, as "Long time no see, Sam." or "Same to you, Sam." begin no task.
+TASK_VERBS = frozenset(
+    """add ask book bring buy call cancel change chase check clean clear collect confirm contact cover create draft
+    drop email file find finish fix follow get give handle hire invite keep let look make move order organise
+    organize pay phone pick plan post prepare print put raise read recheck remind renew repair replace reply
+    review ring run schedule send set share sign sort speak start submit take talk tell text tidy update upload
+    visit write""".split()
+)
 # Said in parting or in praise, or of oneself, not an order: "Have a good weekend, Tom.", "Great work on the demo,
 # Tom.", "Let me check that, Tom." (but "Let me know by Friday, Tom." is one).
 PLEASANTRY = re.compile(r"^(?:have (?:a|an|fun)|enjoy|take care|see you|talk (?:soon|later)|get well|safe travels|"
@@ -94,14 +103,16 @@ TAKES_IT_OVER = re.compile(r"^(?:do|does|take|takes|handle|handles|own|owns|cove
 # A due date moved: "Actually, make that Thursday.", "Let's push the invoice to next week.", "The report can wait
 # until Friday.", "The deadline for the hotel moved to Tuesday."  ``what`` names the task, if the sentence does.
 DUE_MOVED = re.compile(
-    r"\b(?:make (?:that|it)|(?:push|move|postpone|delay|shift|bring)\s+(?:it|that|this|the\s+(?P<what>[\w\s-]+?))"
+    r"(?:^(?:(?:actually|no|okay|ok|sorry|wait|so|let's|oh)[,.]?\s+)*make (?:that|it)|(?:push|move|postpone|delay|shift|bring)\s+(?:it|that|this|the\s+(?P<what>[\w\s-]+?))"
     r"(?:\s+(?:back|forward|out))?\s+(?:to|until|till)|(?:it|that|this|the\s+(?P<waits>[\w\s-]+?))\s+can wait\s+"
     r"(?:until|till)|(?:the\s+)?deadline(?:\s+for\s+(?:the\s+)?(?P<deadline>[\w\s-]+?))?\s+(?:is now|has moved|"
     r"has changed|moved|moves|changed|changes|is)(?:\s+to)?)\s+(?P<rest>.+)", re.IGNORECASE)
-# The owner turning a task down: "Sorry, I can't this week.", "I won't be able to."
+# The owner turning a task down: "Sorry, I can't this week.", "I won't be able to." (not "I can't make Monday, but
+# Wednesday works": that offers another day).
 DECLINED = re.compile(r"^(?:(?:sorry|no|unfortunately|oh)[,.]?\s+)*(?:i can't|i cannot|i won't be able to|"
                       r"i'm not able to|i am not able to|i don't have time|i'm away|i am away)"
-                      r"(?!\s+(?:hear|see|find|remember|believe|wait|say|tell|promise))\b", re.IGNORECASE)
+                      r"(?!\s+(?:hear|see|find|remember|believe|wait|say|tell|promise))\b(?![^.!?]*\bbut\b)",
+                      re.IGNORECASE)
 # "Actually, let me take that one instead.", "I'll do that instead.": the newest task moves to the speaker.
 I_TAKE_IT_OVER = re.compile(rf"^{_LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own)\s+"
                             r"(?i:that|it|this)(?:\s+one)?(?:\s+over)?\s+(?i:instead|myself|then)\b")
