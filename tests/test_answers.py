@@ -57,6 +57,16 @@ def test_an_answer_that_contradicts_the_twin_on_a_task_it_holds_is_not_shown():
     assert check("Carol does.") == ""
 
 
+def test_what_did_i_promise_answered_without_any_of_the_askers_tasks_is_not_shown():
+    question = "Assistant, what did I promise to do?"
+    wrong = AnswerChecker().problem("You promised to send the cost report.", question, HEARD, STATE, [], asker="Carol")
+    assert wrong.startswith("disagrees with the twin")
+    assert AnswerChecker().problem("You will fix the search page by Wednesday.", question, HEARD, STATE, [],
+                                   asker="Carol") == ""
+    assert AnswerChecker().problem("You promised to send the cost report.", question, HEARD, STATE, [],
+                                   asker="Bob") == ""
+
+
 def test_a_grounded_answer_passes():
     assert check("Carol fixes the search page by Wednesday.") == ""
 

@@ -852,6 +852,21 @@ async def test_without_a_model_what_did_i_promise_lists_the_askers_own_tasks():
     assert answer == "Action items: Carol: fix the search page (due Wednesday)."
 
 
+async def test_a_model_answer_that_gives_the_asker_someone_elses_task_gives_way_to_the_twins():
+    # Measured (dev one_on_one, local Qwen 1.5B): "what did I promise to do?" from Grace was answered with the
+    # task she had given Oluwaseun; the twin held hers.
+    h = await harness(ScriptedBackend(route(lambda r, i: Reply("You promised to send the cost report by Friday."))),
+                      Config(llm_debounce_s=0.0), twin_updates=False)
+    h.final("Carol, can you send the cost report by Friday?", "S1", "Alice")
+    h.final("I'll fix the search page by Wednesday.", "S2", "Alice")
+    h.final("Assistant, what did I promise to do?", "S2", "Alice")
+    await h.wait_for(lambda: any(e.generation == h.of(AssistantStarted)[-1].generation for e in h.of(AssistantDelta))
+                     and h.of(AssistantStarted)[-1].question != "")
+    await h.assistant.close()
+    shown = "".join(e.text for e in h.of(AssistantDelta) if e.generation == h.of(AssistantStarted)[-1].generation)
+    assert shown == "Action items: Alice: fix the search page (due Wednesday)."
+
+
 async def test_a_question_heard_better_while_it_is_answered_is_asked_again():
     gate = asyncio.Event()  # the first answer is still on its way when the revision comes
 

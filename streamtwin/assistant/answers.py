@@ -172,14 +172,21 @@ def answer_shape(question: str) -> str:
     return ""
 
 
+def askers_items(question: str, state: dict[str, Any], asker: str) -> list[dict[str, str]]:
+    """The tasks of the one who asks "what did I promise to do?" ([] for any other question, or none of theirs)."""
+    if not asker or not _MINE.search(question):
+        return []
+    return [item for item in state[ACTION_ITEMS] if set(name_tokens(asker)) & set(name_tokens(item["owner"]))]
+
+
 def twin_answer(question: str, state: dict[str, Any], asker: str = "") -> str:
     """What the twin alone answers ("" when it does not): a list question from its list; a question
     about a task it holds ("who hires ...?", "when will ... arrive?") from that task's owner and due
     date, which the verifier keeps grounded and corrections keep current; "what did I promise?" from
     the ``asker``'s tasks.  A how-many question is left to what was said."""
     kind = question_kind(question)
-    mine = [item for item in state[ACTION_ITEMS] if asker and set(name_tokens(asker)) & set(name_tokens(item["owner"]))]
-    if kind is None and _MINE.search(question) and mine:
+    mine = askers_items(question, state, asker)
+    if kind is None and mine:
         return "Action items: " + "; ".join(_action_item_text(item) for item in mine) + "."
     if kind is None and not _COUNT.search(question) and named_items(question, state):
         kind = ACTION_ITEMS
@@ -195,7 +202,8 @@ class AnswerChecker:
         self.coverage = coverage
 
     def problem(
-        self, answer: str, question: str, heard: HeardIndex, state: dict[str, Any], earlier: list[str]
+        self, answer: str, question: str, heard: HeardIndex, state: dict[str, Any], earlier: list[str],
+        asker: str = "",
     ) -> str:
         text = answer.strip()
         if not text or text == "-":
@@ -235,6 +243,10 @@ class AnswerChecker:
             if any(n == number for n, _ in counted):
                 return f"says {number} {unit}, but {number} was said of something else"
         kind = question_kind(question)
+        mine = askers_items(question, state, asker)
+        if mine and not any(_lists(item, ACTION_ITEMS, words, set(name_tokens(text)) | set(name_tokens(asker)))
+                            for item in mine):
+            return f"{DISAGREES}: it holds what {asker} took on"  # "what did I promise?": none of the asker's tasks
         if kind is None and not _COUNT.search(question):
             disagreement = _disagrees(text, question, named_items(question, state))
             if disagreement:

@@ -162,10 +162,11 @@ class Generator:
                     announcer.announce(self.backend.name if self.backend else "none", self._model())
                 emit_delta = lambda text: self._emit(AssistantDelta(generation=gen_id, text=text))  # noqa: E731
                 if question:
+                    asker = self.twin_updater.voice_name(start.asker) or start.asker  # "S2" by the name it gave
                     if self.caller is None:
-                        stats.text = self.fallback(question, start.asker)
+                        stats.text = self.fallback(question, asker)
                     else:
-                        stats.text = await self._answer(request, question, start.asker, stats,
+                        stats.text = await self._answer(request, question, asker, stats,
                                                         announcer.on_answering)
                     emit_delta(stats.text)  # checked first, then shown whole
                 else:
@@ -234,7 +235,7 @@ class Generator:
                 )
             text = (await self.caller.stream(request, stats, on_answering=on_answering)).strip()
             state = self.twin_updater.freshest()
-            problem = self.answers.problem(text, question, self.heard, state, self._answered)
+            problem = self.answers.problem(text, question, self.heard, state, self._answered, asker)
             if not problem:
                 self._answered.append(text)
                 return text
@@ -247,7 +248,7 @@ class Generator:
         """An answer without the model: list questions, questions about a task and the ``asker``'s own tasks
         from the twin, others by quoting what was said."""
         return (
-            twin_answer(question, self.twin_updater.freshest(), self.twin_updater.voice_name(asker) or asker)
+            twin_answer(question, self.twin_updater.freshest(), asker)
             or quote_answer(question, self.heard, self._is_addressed)
             or NO_ANSWER
         )
