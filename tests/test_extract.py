@@ -383,6 +383,8 @@ def test_everyday_ways_of_saying_a_decision(said, decided):
     ("How about we ask the parents to drive?", "Absolutely, that makes sense.", "ask the parents to drive"),
     ("Ideally we'd hire two painters, but we'll do the hallway ourselves.", "Agreed.", "do the hallway ourselves"),
     ("So we're going to open the second ward on Monday.", "Sounds good.", "open the second ward on Monday"),
+    ("We need a second van for the kit.", "Deal.", "We need a second van for the kit"),
+    ("Okay, let's keep the old logo for the fair.", "Sounds like a plan.", "let's keep the old logo for the fair"),
 ])
 def test_a_proposal_taken_up_is_a_decision(proposed, reply, decided):
     assert draft_of(proposed, reply)["decisions"] == [decided[0].upper() + decided[1:]]
@@ -396,6 +398,8 @@ def test_a_proposal_taken_up_is_a_decision(proposed, reply, decided):
     ("The printer on the second floor is broken again.", "Makes sense."),
     ("I suggest we rent two vans instead of the bus.", "I'm not sure about that."),
     ("I suggest we rent two vans instead of the bus.", "Yes."),
+    ("We need a second van for the kit.", "Okay."),
+    ("Let's keep the old logo for the fair.", "I'm not sure."),
     ("We'll see how the weather is.", "Makes sense."),
 ])
 def test_a_proposal_refused_or_answered_in_passing_decides_nothing(asked, reply):

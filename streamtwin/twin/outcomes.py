@@ -30,6 +30,7 @@ class OutcomeReader:
     _open_at: int = -1  # the utterance that listed the last open question
     _before: str = ""  # the statement before this sentence: what "That's final." settles
     _proposal: tuple[int, str] | None = None  # "Should we move it to Friday?": when, and what was proposed
+    _stated: tuple[int, str] = (-1, "")  # the last plan of ours said, and when: what "Agreed." settles
 
     def read(self, sentence: str, following: list[str], utterance: int) -> None:
         """One sentence of utterance number ``utterance``; ``following``: the rest of that utterance."""
@@ -44,15 +45,23 @@ class OutcomeReader:
         self._decision(sentence, following)
         self._open_question(sentence, utterance)
         self._before = "" if sentence.endswith("?") else sentence
+        if self._before and say.OURS.search(sentence) and len(key_words(sentence)) >= 2:
+            self._stated = (utterance, sentence.rstrip(".!"))
 
     def _accepted(self, sentence: str, utterance: int) -> bool:
-        """ "Should we move the stand-up to ten?" - "Yes, let's do that.": what was proposed is decided."""
-        if (self._proposal is None or not utterance - 2 <= self._proposal[0] < utterance
-                or not say.ACCEPT.match(sentence)):  # taken up by the next voices, not by its own
-            return False
-        self._decided(self._proposal[1])
-        self._proposal = None
-        return True
+        """ "Should we move the stand-up to ten?" - "Yes, let's do that.": what was proposed is decided; and
+        "We need a second van." - "Agreed.": a plan of ours settled by the next voice."""
+        if (self._proposal is not None and utterance - 2 <= self._proposal[0] < utterance
+                and say.ACCEPT.match(sentence)):  # taken up by the next voices, not by its own
+            self._decided(self._proposal[1])
+            self._proposal = None
+            return True
+        stated_at, stated = self._stated
+        if stated and stated_at == utterance - 1 and say.SETTLES.match(sentence):
+            self._decided(re.sub(r"^(?:(?:so|okay|ok|and|well|then)[,]?\s+)+", "", stated, flags=re.IGNORECASE))
+            self._stated = (-1, "")
+            return True
+        return False
 
     def _decision(self, sentence: str, following: list[str]) -> None:
         if sentence.endswith("?"):

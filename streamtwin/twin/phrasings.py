@@ -199,6 +199,11 @@ ACCEPT = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|sure|right|great|good|fine|abs
                     r"great idea|fine by me|works for me|that works(?: for me)?|(?:that )?makes sense|we should|"
                     r"go for it|deal|i'm happy with that|happy with that|fair enough)(?:[,.!]\s*.*|[.!]?)$",
                     re.IGNORECASE)
+# A plan of ours said any way ("We need a second van for the kit.", "Let's keep the old logo.") that the next voice
+# settles with more than a yes: "Agreed.", "Deal.", "Let's do that.", "Sounds like a plan."
+OURS = re.compile(r"\b(?:we|let's|let us)\b(?!\s+(?:think|feel|like|love|hope|know|saw|had|were|was)\b)", re.IGNORECASE)
+SETTLES = re.compile(r"^(?:(?:yes|yeah|ok|okay|right|great|good|fine)[,.!]?\s*)*(?:agreed|deal|let's do (?:it|that)|"
+                     r"sounds like a plan|that's the plan|so be it|done)[.!]?$", re.IGNORECASE)
 # "We have not agreed ...", "We never decided ...": a denial, not a decision.
 DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno one|\bnobody)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
