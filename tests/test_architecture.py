@@ -64,6 +64,7 @@ PURE = {
     "streamtwin.speech.transcript_out",
     "streamtwin.twin.due",
     "streamtwin.twin.extract",
+    "streamtwin.twin.addressing",
     "streamtwin.twin.outcomes",
     "streamtwin.twin.heard",
     "streamtwin.twin.item_ids",
