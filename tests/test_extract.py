@@ -437,6 +437,12 @@ def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     ("We'll decide on the colour scheme later.", "the colour scheme"),
     ("I don't know yet whether the hall is free on Friday.", "the hall is free on Friday"),
     ("I'm not sure if the grant covers the bus.", "the grant covers the bus"),
+    ("The venue for the party is still TBD.", "The venue for the party"),
+    ("The budget for the trip is on hold until March.", "The budget for the trip"),
+    ("We'll have to check with legal whether we can film in the station.", "we can film in the station"),
+    ("I need to find out if the hall is free on Sunday.", "the hall is free on Sunday"),
+    ("Whether we get the grant depends on the council.", "Whether we get the grant"),
+    ("Let's take the parking question offline.", "the parking question"),
 ])
 def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     assert draft_of(said)["open_questions"] == [open_question]
@@ -452,6 +458,7 @@ def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     ("Where do we store the chairs after the fair?", "I don't know yet."),
     ("So how will the volunteers get to the site?", "Hmm, not sure."),
     ("Should we invite the neighbours as well?", "Hard to say."),
+    ("Who pays for the skip?", "Let's take that offline."),
 ])
 def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_off):
     assert draft_of(asked, put_off)["open_questions"] == [asked]
@@ -459,7 +466,7 @@ def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_o
 
 @pytest.mark.parametrize("said", [
     "We will come back to this question next week.", "Let's park the van behind the school.",
-    "I'm not sure I follow.",
+    "I'm not sure I follow.", "The order is pending delivery.", "Let's take the van to the depot.",
 ])
 def test_a_pointer_with_nothing_before_it_or_a_plain_errand_leaves_nothing_open(said):
     assert draft_of(said)["open_questions"] == []

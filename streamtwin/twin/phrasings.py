@@ -217,7 +217,7 @@ UNSETTLED = (
                r"up in the air|to be decided|unresolved)\b", re.IGNORECASE),
     re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:still\s+)?remains?\s+(?:open|unresolved|unclear|"
                r"undecided|an open (?:question|point|issue))\b", re.IGNORECASE),
-    re.compile(r"\bwe\s+(?:still\s+)?(?:need|have)\s+to\s+(?:figure out|work out|find out|decide)\s+"
+    re.compile(r"\b(?:we|i)\s+(?:still\s+)?(?:need|have)\s+to\s+(?:figure out|work out|find out|decide)\s+"
                r"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(rf"\b(?:(?:we|i)\s+(?:still\s+)?(?:don't|do not)|nobody|no one)\s+(?:yet\s+|really\s+)?knows?\s+"
                rf"(?:yet\s+)?(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
@@ -228,6 +228,15 @@ UNSETTLED = (
     re.compile(rf"\b(?:we're|we are|i'm|i am|nobody is|no one is)\s+(?:still\s+)?(?:not\s+)?(?:sure|certain)\s+"
                rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bremains to be seen\s+(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    # "The venue is still TBD.", "The budget is pending.", "The rota is on hold until ...".
+    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)(?:\s+is|\s+are|'s)\s+(?:still\s+)?(?:tbd|tbc|to be "
+               r"confirmed|to be determined|pending|on hold)\b(?=\s*(?:[.!,]|$|for now|until|at the moment))",
+               re.IGNORECASE),
+    # "We'll have to check with legal whether we can film there.", "I need to find out if the hall is free."
+    re.compile(rf"\b(?:we|i)(?:'ll| will)?\s+(?:still\s+)?(?:have|need)\s+to\s+(?:check|ask|confirm)(?:\s+with\s+"
+               rf"[\w\s]+?)?\s+(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    # "Whether we get the grant depends on the council."
+    re.compile(rf"^(?:so,?\s+|and\s+|but\s+)?(?P<what>(?:{_ASKS})\b.+?)\s+(?:still\s+)?depends on\b", re.IGNORECASE),
     re.compile(r"\bstill no (?:decision|answer|agreement|word)\s+(?:on|about|yet on)\s+(?P<what>.+)", re.IGNORECASE),
     # "The landlord will decide about the parking next week.": left to someone, so open until then.
     re.compile(r"\b(?:will|'ll|needs? to|has to|is going to|are going to)\s+decide\s+"
@@ -257,6 +266,7 @@ _TOPIC = (r"(?:(?:the|this|that)\s+(?:\w+\s+)?(?:question|topic|issue|point|matt
           r"|it|this|that)")
 DEFERRED = re.compile(
     rf"\b(?:let's|let us|we'll|we will|we can|we should|we need to)\s+(?:(?:park|table)\s+(?P<topic>{_TOPIC})|"
+    r"take\s+(?P<offline>it|this|that|(?:the|this|that)\s+\w+(?:\s+\w+)?)\s+offline|"
     r"(?:come back to|circle back to|circle back on|revisit|pick up)\s+(?P<what>.+?))"
     r"(?:\s+(?:next|later|tomorrow|on|in|at|after|until|when|once|before)\b.*)?[.!]?$",
     re.IGNORECASE,
@@ -368,7 +378,7 @@ def deferred(sentence: str) -> str | None:
     match = DEFERRED.search(sentence)
     if not match or sentence.endswith("?"):
         return None
-    what = (match.group("topic") or match.group("what") or "").strip(" .!,")
+    what = (match.group("topic") or match.group("offline") or match.group("what") or "").strip(" .!,")
     return "" if POINTS_BACK.match(what) else what
 
 
