@@ -3,7 +3,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-from typing import Callable
+from typing import Any, Callable
 
 import jsonpatch
 import pytest
@@ -109,6 +109,15 @@ class Harness:
         async with asyncio.timeout(timeout):
             while not predicate():
                 await asyncio.sleep(0.002)
+
+
+async def without_model(config: Config | None = None) -> tuple[EventBus, Any]:
+    """An assistant with no model (the rules' twin, answers from the twin or quotes), started on its own bus."""
+    bus = EventBus("test")
+    assistant = build_assistant(config or Config(llm="none"), None, bus.emit)
+    bus.subscribe(assistant.on_event)
+    await assistant.start()
+    return bus, assistant
 
 
 async def harness(backend: ScriptedBackend, config: Config | None = None, **options) -> Harness:
@@ -757,10 +766,7 @@ async def test_a_name_the_rules_gave_a_voice_is_not_evidence_of_a_person():
 
 
 async def test_a_revised_utterance_replaces_its_line_in_the_window_and_grounding_hears_it():
-    bus = EventBus("test")
-    assistant = build_assistant(Config(llm="none"), None, bus.emit)
-    bus.subscribe(assistant.on_event)
-    await assistant.start()
+    bus, assistant = await without_model()
     bus.emit(TranscriptFinal(text="Ask Greg", start=1.0, end=1.5, utterance=1, speaker="S1", speaker_name="Tom"))
     bus.emit(TranscriptFinal(text="for the keys.", start=1.5, end=2.5, utterance=1, utterance_end=True,
                              speaker="S1", speaker_name="Tom"))
@@ -773,10 +779,7 @@ async def test_a_revised_utterance_replaces_its_line_in_the_window_and_grounding
 
 
 async def test_the_rules_read_a_revised_utterance_anew():
-    bus = EventBus("test")
-    assistant = build_assistant(Config(llm="none"), None, bus.emit)
-    bus.subscribe(assistant.on_event)
-    await assistant.start()
+    bus, assistant = await without_model()
     bus.emit(TranscriptFinal(text="So, can you fix the login bug?", start=1.0, end=2.5, utterance=1, utterance_end=True))
     bus.emit(TranscriptFinal(text="Yes, I will fix the login bug.", start=3.0, end=4.5, utterance=2, utterance_end=True))
     owners = lambda: [i["owner"] for i in assistant.twin_updater.freshest()["action_items"]]  # noqa: E731
@@ -790,10 +793,7 @@ async def test_the_rules_read_a_revised_utterance_anew():
 async def test_an_item_a_revision_takes_back_leaves_the_published_twin():
     # Measured (interview, Whisper base): the finals' "I will report Sim Python, and SQL." stayed Rachel's
     # task after its revision read "I built reports in Python and SQL.": the twin only ever added.
-    bus = EventBus("test")
-    assistant = build_assistant(Config(llm="none"), None, bus.emit)
-    bus.subscribe(assistant.on_event)
-    await assistant.start()
+    bus, assistant = await without_model()
     twin = assistant.twin_updater
     tasks = lambda: [i["text"] for i in twin.twin.state["action_items"]]  # noqa: E731
     bus.emit(TranscriptFinal(text="I will report Sim Python, and SQL.", start=1.0, end=2.5, utterance=1,
@@ -812,10 +812,7 @@ async def test_an_item_a_revision_takes_back_leaves_the_published_twin():
 async def test_a_revision_that_puts_a_promise_in_the_speakers_mouth_leaves_the_twin_and_window_alone():
     # Measured (samples/meeting.wav, Whisper base + Qwen): "The design work cost more money than we planned."
     # revised to "Then I'll work cost more money than we planned." made Bob the owner of "work cost more money".
-    bus = EventBus("test")
-    assistant = build_assistant(Config(llm="none"), None, bus.emit)
-    bus.subscribe(assistant.on_event)
-    await assistant.start()
+    bus, assistant = await without_model()
     first = "The design work cost more money than we planned."
     bus.emit(TranscriptFinal(text=first, start=1.0, end=3.0, utterance=1, utterance_end=True,
                              speaker="S2", speaker_name="Bob"))
@@ -835,12 +832,9 @@ async def test_a_revision_that_puts_a_promise_in_the_speakers_mouth_leaves_the_t
 
 
 async def test_without_a_model_what_did_i_promise_lists_the_askers_own_tasks():
-    bus = EventBus("test")
+    bus, assistant = await without_model(Config(llm="none", llm_debounce_s=0.0))
     events: list = []
     bus.subscribe(events.append)
-    assistant = build_assistant(Config(llm="none", llm_debounce_s=0.0), None, bus.emit)
-    bus.subscribe(assistant.on_event)
-    await assistant.start()
     for number, (text, name) in enumerate([("I'll send the cost report by Friday.", "Bob"),
                                            ("I'll fix the search page by Wednesday.", "Carol"),
                                            ("Assistant, what did I promise to do?", "Carol")], 1):

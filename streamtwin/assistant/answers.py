@@ -131,8 +131,8 @@ def named_items(question: str, state: dict[str, Any]) -> list[dict[str, str]]:
     today?")."""
     asked = _asked(question)
     who = bool(re.search(r"\bwho\b", question, re.IGNORECASE))
-    named = [item for item in state[ACTION_ITEMS]
-             if support(item["text"], asked) >= 0.5 or (who and support(" ".join(asked), key_words(item["text"])) >= 0.5)]
+    named = [item for item in state[ACTION_ITEMS] if support(item["text"], asked) >= 0.5
+             or (who and asked and len(asked & key_words(item["text"])) >= len(asked) / 2)]
     person = set(name_tokens(person_asked(question, state))) if _WORKS_ON.search(question.lower()) else set()
     return named or [item for item in state[ACTION_ITEMS] if person & set(name_tokens(item["owner"]))]
 
@@ -266,7 +266,8 @@ def _disagrees(text: str, question: str, items: list[dict[str, str]]) -> str:
     owners, or none of their days ("" when it does, or the twin has no owner or day to say)."""
     lowered, said = question.lower(), text.lower()
     owners = [item["owner"] for item in items if not names_nobody(item["owner"])]
-    if re.search(r"\bwho\b", lowered) and owners and not any(set(name_tokens(o)) & set(name_tokens(text)) for o in owners):
+    named = set(name_tokens(text))
+    if re.search(r"\bwho\b", lowered) and owners and not any(set(name_tokens(o)) & named for o in owners):
         return f"{DISAGREES}: it holds {', '.join(owners[:3])}"
     dues = [item["due"] for item in items if item["due"]]
     if re.search(r"\bwhen\b|\bwhat day\b", lowered) and dues and not any(due.lower() in said for due in dues):

@@ -57,7 +57,8 @@ TASK_VERBS = frozenset(
 # Said in parting or in praise, or of oneself, not an order: "Have a good weekend, Tom.", "Great work on the demo,
 # Tom.", "Let me check that, Tom." (but "Let me know by Friday, Tom." is one).
 PLEASANTRY = re.compile(r"^(?:have (?:a|an|fun)|enjoy|take care|see you|talk (?:soon|later)|get well|safe travels|"
-                        r"sleep well|good luck|keep it up|(?:great|good|nice|excellent) (?:work|job|point|to)|well done|"
+                        r"sleep well|good luck|keep it up|(?:great|good|nice|excellent) (?:work|job|point|to)|"
+                        r"well done|"
                         r"let me\b(?! know))", re.IGNORECASE)
 # Words that start a remark to someone, not an order ("Tom, great point.", "Anna, the results are in.").
 NOT_VERBS = frozenset(
@@ -103,7 +104,8 @@ TAKES_IT_OVER = re.compile(r"^(?:do|does|take|takes|handle|handles|own|owns|cove
 # A due date moved: "Actually, make that Thursday.", "Let's push the invoice to next week.", "The report can wait
 # until Friday.", "The deadline for the hotel moved to Tuesday."  ``what`` names the task, if the sentence does.
 DUE_MOVED = re.compile(
-    r"(?:^(?:(?:actually|no|okay|ok|sorry|wait|so|let's|oh)[,.]?\s+)*make (?:that|it)|(?:push|move|postpone|delay|shift|bring)\s+(?:it|that|this|the\s+(?P<what>[\w\s-]+?))"
+    r"(?:^(?:(?:actually|no|okay|ok|sorry|wait|so|let's|oh)[,.]?\s+)*make (?:that|it)|"
+    r"(?:push|move|postpone|delay|shift|bring)\s+(?:it|that|this|the\s+(?P<what>[\w\s-]+?))"
     r"(?:\s+(?:back|forward|out))?\s+(?:to|until|till)|(?:it|that|this|the\s+(?P<waits>[\w\s-]+?))\s+can wait\s+"
     r"(?:until|till)|(?:the\s+)?deadline(?:\s+for\s+(?:the\s+)?(?P<deadline>[\w\s-]+?))?\s+(?:is now|has moved|"
     r"has changed|moved|moves|changed|changes|is)(?:\s+to)?)\s+(?P<rest>.+)", re.IGNORECASE)
@@ -155,7 +157,8 @@ DECISION = re.compile(
     r"(?:let's|we'll|we will|we're going to) go ahead with|the plan is(?= to\b| that\b)|"
     r"(?:the )?consensus is|we have a decision|decision(?=:)|"
     r"(?:that's|that is|it's|it is) (?:decided|agreed|final|official)(?=:)|"
-    r"(?<!\bto )decided (?:that|on)|we(?:'re| are) going ahead with|we(?:'ve| have) made (?:the|a|our) (?:call|decision)"
+    r"(?<!\bto )decided (?:that|on)|we(?:'re| are) going ahead with|"
+    r"we(?:'ve| have) made (?:the|a|our) (?:call|decision)"
     r"(?: to| on)?|"
     # A rule from now on: "From now on, every pull request needs two reviews.", "Going forward, we ..."
     r"^(?:(?:so|okay|ok|right|and)[,]?\s+)?(?:from now on|going forward|from today|as of (?:today|now|next week)))"
@@ -256,7 +259,8 @@ NOBODY_KNOWS = re.compile(
     r"(?:\s+yet)?(?:,?\s+(?:honestly|to be honest|really|either|yet))?[.!]*$", re.IGNORECASE)
 # A question to the room (not "do you want tea?"): a wh-question, or one about what we or it will do.
 TO_THE_ROOM = re.compile(
-    r"^(?!assistant\b)(?:(?:so|and|but|okay|ok|then)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:who|what|when|where|which|how|why|whose|"
+    r"^(?!assistant\b)(?:(?:so|and|but|okay|ok|then)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?"
+    r"(?:who|what|when|where|which|how|why|whose|"
     r"(?:should|shall|do|will|can|are|could|would)\s+we|(?:is|are|will|does|can)\s+(?:it|there|that|this|the)\b)",
     re.IGNORECASE)
 # A question put off for later: "Let's park the question of overtime.", "We'll come back to the seating plan on
@@ -323,7 +327,8 @@ REFERS_BACK = re.compile(r"^(?:\w+\s+)?(?:it|them|that|this|those|these)(?:\s+(?
 _ABOUT = re.compile(r"^(?:(?:okay|ok|so|and|also|one more thing)[,.]?\s+)?(?P<np>(?:the|our|my|your|this|that)\s+"
                     r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}?)\s+(?:is|are|was|were|has|have|keeps|needs|need|looks|"
                     r"seems|still)\b", re.IGNORECASE)
-_PRONOUN_TASK = re.compile(r"^(?P<verb>[a-z]+(?:\s+(?:up|out|over|through))?)\s+(?:it|them)\b(?P<rest>.*)$", re.IGNORECASE)
+_PRONOUN_TASK = re.compile(r"^(?P<verb>[a-z]+(?:\s+(?:up|out|over|through))?)\s+(?:it|them)\b(?P<rest>.*)$",
+                           re.IGNORECASE)
 
 
 def subject_of(sentence: str) -> str:
