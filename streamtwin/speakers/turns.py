@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 PARTIAL_S = 1.6  # a partial's length (streamtwin.speakers.encoder.PARTIAL_FRAMES)
-DEFAULT_SPLIT_THRESHOLD = 0.7
+DEFAULT_SPLIT_THRESHOLD = 0.5
 MIN_SIDE = 2  # partials on either side of a change (about 2.4 s of speech)
 
 
