@@ -141,12 +141,20 @@ def test_a_change_of_voice_inside_an_utterance_is_found_where_it_happens():
     assert segments(0.0, 9.0, points) == [(0.0, points[0]), (points[0], 9.0)]
 
 
+def test_a_quick_answer_one_partial_long_is_split_off():
+    """Two partials of one voice, then one of another (an answer of ~1.6 s with no pause before it)."""
+    a, b = apart(2)
+    starts = [0.0, 0.77, 1.54]
+    (point,) = change_points(np.stack([a, a, b]), starts)
+    assert 1.54 < point < 2.37  # where the last partial of the first voice and the answer's overlap
+
+
 def test_one_voice_is_not_split_and_too_few_partials_never_are():
     a, b = apart(2)
     rng = np.random.default_rng(4)
     starts = [0.77 * k for k in range(8)]
     assert change_points(np.stack([utterance(a, 0.01, rng) for _ in starts]), starts) == []
-    assert change_points(np.stack([a, a, b]), starts[:3]) == []  # a side needs two partials
+    assert change_points(np.stack([a]), starts[:1]) == []  # a side needs a partial
     with pytest.raises(ValueError):
         change_points(np.stack([a, b]), starts[:3])
 
