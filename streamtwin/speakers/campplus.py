@@ -220,8 +220,8 @@ class Campplus:
 
     def __init__(self, weights: dict[str, np.ndarray] | None = None) -> None:
         w = weights if weights is not None else load_weights()
-        self._w = w
         self._k = {name: _flat(value) for name, value in w.items() if name.endswith("weight") and value.ndim >= 3}
+        self._bias = {name: value[:, None] for name, value in w.items() if name.endswith(".bias") and "linear" in name}
         self._bn = {name[: -len(".running_mean")]: _affine(w, name[: -len(".running_mean")])
                     for name in w if name.endswith(".running_mean")}
 
@@ -253,11 +253,10 @@ class Campplus:
         return x.reshape(x.shape[0], -1, x.shape[3])  # (B, 32 * 10, T)
 
     def _cam_layer(self, x: np.ndarray, name: str, dilation: int) -> np.ndarray:
-        w = self._w
         y = _conv1d(x, self._k[f"{name}.linear_local.weight"], 3, dilation)
         context = x.mean(axis=2, keepdims=True) + _segment_means(x)
-        hidden = _relu(w[f"{name}.linear1.weight"][:, :, 0] @ context + w[f"{name}.linear1.bias"][:, None])
-        gate = w[f"{name}.linear2.weight"][:, :, 0] @ hidden + w[f"{name}.linear2.bias"][:, None]
+        hidden = _relu(self._k[f"{name}.linear1.weight"] @ context + self._bias[f"{name}.linear1.bias"])
+        gate = self._k[f"{name}.linear2.weight"] @ hidden + self._bias[f"{name}.linear2.bias"]
         return y * (0.5 * (1.0 + np.tanh(0.5 * gate)))
 
     def _dense_block(self, x: np.ndarray, name: str, layers: int, dilation: int) -> np.ndarray:
