@@ -94,7 +94,9 @@ class _StateDictUnpickler(pickle.Unpickler):
         return data
 
 
-def _rebuild_tensor(storage: np.ndarray, offset: int, size: tuple[int, ...], stride: tuple[int, ...], *_: Any) -> np.ndarray:
+def _rebuild_tensor(
+    storage: np.ndarray, offset: int, size: tuple[int, ...], stride: tuple[int, ...], *_: Any
+) -> np.ndarray:
     item = storage.itemsize
     return np.lib.stride_tricks.as_strided(storage[offset:], shape=size, strides=tuple(item * s for s in stride)).copy()
 
@@ -270,7 +272,8 @@ class Campplus:
     def forward(self, feats: np.ndarray) -> np.ndarray:
         """Embeddings of a batch of equally long feature sequences, (B, T, 80) -> (B, 192), not normalised."""
         x = self._head(np.asarray(feats, dtype=np.float32))
-        x = self._norm(_conv1d(x, self._k["xvector.tdnn.linear.weight"], 5, stride=2), "xvector.tdnn.nonlinear.batchnorm")
+        x = _conv1d(x, self._k["xvector.tdnn.linear.weight"], 5, stride=2)
+        x = self._norm(x, "xvector.tdnn.nonlinear.batchnorm")
         for i, (layers, dilation) in enumerate(BLOCKS, start=1):
             x = self._dense_block(x, f"xvector.block{i}", layers, dilation)
             transit = f"xvector.transit{i}"
@@ -278,5 +281,5 @@ class Campplus:
         x = self._norm(x, "xvector.out_nonlinear.batchnorm")
         std = x.std(axis=2, ddof=1) if x.shape[2] > 1 else np.full(x.shape[:2], 1e-2, dtype=x.dtype)
         stats = np.concatenate([x.mean(axis=2), std], axis=1)
-        return self._norm(self._k["xvector.dense.linear.weight"] @ stats[:, :, None], "xvector.dense.nonlinear.batchnorm",
-                          relu=False)[:, :, 0]
+        dense = self._k["xvector.dense.linear.weight"] @ stats[:, :, None]
+        return self._norm(dense, "xvector.dense.nonlinear.batchnorm", relu=False)[:, :, 0]

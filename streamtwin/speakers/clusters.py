@@ -289,7 +289,8 @@ def merge_floor(cohesion: float | np.ndarray, floor: float, margin: float) -> fl
 def agglomerate(vectors: np.ndarray, floor: float, margin: float, prior: float, max_groups: int) -> np.ndarray:
     """Average-linkage clustering of unit vectors that stops by cohesion: two clusters merge when their mean
     similarity reaches :func:`merge_floor` of how alike each one's own members are (``prior`` for a cluster of
-    one); past ``max_groups`` clusters the closest two merge anyway.  Returns a group number (1, 2, ...) per vector.  Each merge updates one row and column (400 segments: tens of milliseconds)."""
+    one); past ``max_groups`` clusters the closest two merge anyway.  Returns a group number (1, 2, ...) per vector.
+    Each merge updates one row and column (400 segments: tens of milliseconds)."""
     n = len(vectors)
     sums = vectors @ vectors.T  # sum of the similarities between two clusters' members
     np.fill_diagonal(sums, 0.0)

@@ -23,7 +23,15 @@ from pathlib import Path
 
 import numpy as np
 
-from streamtwin.speakers.campplus import EMBEDDING_SIZE, FRAME, SAMPLE_RATE, Campplus, EncoderUnavailable, fbank, weights_path
+from streamtwin.speakers.campplus import (
+    EMBEDDING_SIZE,
+    FRAME,
+    SAMPLE_RATE,
+    Campplus,
+    EncoderUnavailable,
+    fbank,
+    weights_path,
+)
 
 __all__ = ["EMBEDDING_SIZE", "EncoderUnavailable", "HOP", "SAMPLE_RATE", "VoiceEncoder", "average", "complete_partials",
            "partial_starts", "shared_encoder", "weights_path"]

