@@ -15,7 +15,8 @@ machine allows, in up to three modes side by side (``--mode all``, the default):
                   without speaker labels)
 
 then what viewers were shown is scored against the gold JSON (bench/scoring.py): action items (owner
-+ task) precision, recall and F1; decisions and open questions recall; people precision; question
++ task) precision, recall and F1; decisions and open questions recall, and precision (an entry the gold
+does not list counts against it: the gold lists every one); people precision; question
 answering accuracy (every key fact in the answer; a wrong or off-topic answer has none); seconds
 from the question's last final to its answer; owners shown that nobody said; non-items (cancelled,
 hypothetical, questions between people) the twin holds anyway.  Each mode prints a table per

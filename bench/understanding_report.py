@@ -29,8 +29,8 @@ class ModeRun:
 
 
 NAME_WIDTH = 18
-HEADER = (f"{'AI-P':>5} {'AI-R':>5} {'AI-F1':>5} {'dec-R':>5} {'oq-R':>5} {'ppl-P':>5} {'QA':>5} {'q->a s':>6} "
-          f"{'inv':>4} {'non':>4} {'wall s':>6}")
+HEADER = (f"{'AI-P':>5} {'AI-R':>5} {'AI-F1':>5} {'dec-P':>5} {'dec-R':>5} {'oq-P':>5} {'oq-R':>5} {'ppl-P':>5} {'QA':>5} "
+          f"{'q->a s':>6} {'inv':>4} {'non':>4} {'wall s':>6}")
 
 
 def fmt(value: float | None) -> str:
@@ -42,7 +42,8 @@ def row(name: str, score: Score, wall: str) -> str:
     q_to_a = f"{sum(seconds) / len(seconds):.1f}" if seconds else "-"
     return (
         f"{name:<{NAME_WIDTH}} {fmt(score.action_items.precision):>5} {fmt(score.action_items.recall):>5} "
-        f"{fmt(score.action_items.f1):>5} {fmt(score.decisions.recall):>5} {fmt(score.open_questions.recall):>5} "
+        f"{fmt(score.action_items.f1):>5} {fmt(score.decisions.precision):>5} {fmt(score.decisions.recall):>5} "
+        f"{fmt(score.open_questions.precision):>5} {fmt(score.open_questions.recall):>5} "
         f"{fmt(score.people.precision):>5} {fmt(score.qa_accuracy):>5} {q_to_a:>6} "
         f"{len(score.invented_owners):>4} {len(score.non_items_taken):>4} {wall:>6}"
     )
@@ -84,7 +85,9 @@ def headline(score: Score) -> dict[str, Any]:
         "action_item_precision": _round(score.action_items.precision),
         "action_item_recall": _round(score.action_items.recall),
         "action_item_f1": _round(score.action_items.f1),
+        "decisions_precision": _round(score.decisions.precision),
         "decisions_recall": _round(score.decisions.recall),
+        "open_questions_precision": _round(score.open_questions.precision),
         "open_questions_recall": _round(score.open_questions.recall),
         "people_precision": _round(score.people.precision),
         "qa_accuracy": _round(score.qa_accuracy),
