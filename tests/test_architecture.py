@@ -66,7 +66,6 @@ PURE = {
     "streamtwin.twin.extract",
     "streamtwin.twin.addressing",
     "streamtwin.twin.outcomes",
-    "streamtwin.twin.settled",
     "streamtwin.twin.heard",
     "streamtwin.twin.item_ids",
     "streamtwin.twin.merge",

@@ -27,9 +27,7 @@ from streamtwin.events import (
 )
 from streamtwin.llm.backend import ChatRequest, LLMError
 from streamtwin.twin.model import empty_state
-from tests.fakes.scripted_backend import (
-    Reply, ScriptedBackend, is_decisions_request, is_twin_request, last_user_text,
-)
+from tests.fakes.scripted_backend import Reply, ScriptedBackend, is_twin_request, last_user_text
 
 pytestmark = pytest.mark.asyncio
 
@@ -51,22 +49,15 @@ def is_fold_request(request: ChatRequest) -> bool:
 
 
 def is_answer_request(request: ChatRequest) -> bool:
-    return not is_twin_request(request) and not is_fold_request(request) and not is_decisions_request(request)
+    return not is_twin_request(request) and not is_fold_request(request)
 
 
-def route(
-    answer: Callable[[ChatRequest, int], Reply],
-    twin: Callable[[ChatRequest, int], Reply] | None = None,
-    decisions: Callable[[ChatRequest, int], Reply] | None = None,
-):
-    """A responder that answers answer calls with ``answer``, twin calls with ``twin`` and the twin update's
-    decisions calls with ``decisions`` (none decided, if not given)."""
+def route(answer: Callable[[ChatRequest, int], Reply], twin: Callable[[ChatRequest, int], Reply] | None = None):
+    """A responder that answers answer calls with ``answer`` and twin calls with ``twin``."""
 
     def responder(request: ChatRequest, index: int) -> Reply:
         if is_twin_request(request):
             return twin(request, index) if twin else Reply(UNCHANGED_TWIN)
-        if is_decisions_request(request):
-            return decisions(request, index) if decisions else Reply('{"decisions": []}')
         if is_fold_request(request):
             return Reply("Earlier: the team discussed the budget.")
         return answer(request, index)
@@ -416,25 +407,6 @@ async def test_samples_pick_the_grounded_candidate(max_in_flight):
     twin_requests = [r for r in backend.requests if is_twin_request(r)]
     assert [r.temperature for r in twin_requests[:3]] == [0.0, 0.8, 0.8]
     assert backend.max_active == (3 if max_in_flight == 3 else 1)
-    await h.assistant.close()
-
-
-async def test_the_decisions_call_adds_what_was_settled_and_not_a_task_or_an_invention():
-    """The twin call (given its last state) listed no decision; the decisions call, reading the whole
-    transcript afresh, did, with a task and an invention beside it: only the decision reaches viewers."""
-    said = ["Carol, please fix the search page by Wednesday.", "Then the offsite is in Lisbon, in the first week of May."]
-    decided = {"decisions": ["The offsite is in Lisbon in the first week of May",
-                             "Carol will fix the search page by Wednesday", "We buy a sailing boat for the team"]}
-    backend = ScriptedBackend(route(lambda r, i: Reply("-"), twin=lambda r, i: Reply(json.dumps(GOOD_TWIN)),
-                                    decisions=lambda r, i: Reply(json.dumps(decided))))
-    h = await harness(backend, twin_every_utterances=2)
-    for text in said:
-        h.final(text)
-    await h.wait_for(lambda: h.model_patches())
-    assert h.assistant.twin.state["decisions"] == ["The offsite is in Lisbon in the first week of May"]
-    asked = [r for r in backend.requests if is_decisions_request(r)]
-    assert len(asked) == 1 and said[1] in last_user_text(asked[0])  # the whole transcript, read afresh
-    assert "Current twin state" not in last_user_text(asked[0])
     await h.assistant.close()
 
 

@@ -457,32 +457,6 @@ def test_an_unowned_item_that_repeats_an_owned_item_a_decision_or_an_open_questi
     assert [a["id"] for a in kept["action_items"]] == ["a1", "a5", "a6"]
 
 
-def test_a_task_an_unknown_or_an_imagined_plan_is_no_decision():
-    from streamtwin.twin.merge import decisions_not_tasks
-
-    items = [{"id": "a1", "text": "draft the sync protocol", "owner": "Ivan", "due": "end of the month"},
-             {"id": "a2", "text": "book the venue", "owner": "unassigned", "due": ""}]
-    said = [
-        "The campaign starts on the first of April",  # a decision
-        "Rachel decided to keep the old logo",  # what she did was to decide
-        "We will build offline mode in the next release",  # a decision of ours
-        "Book the venue",  # an unowned item's words: the decision stays (unowned_repeats_dropped takes the item)
-        "Draft the sync protocol by the end of the month",  # Ivan's task
-        "Rachel will send the coding test tomorrow",  # a person's promise
-        "José Ramos is going to check the boiler",
-        "We do not know yet about the logo",
-        "It's still unclear who pays for the fence",
-        "If we had more people, we could hand that off",
-        "Did we decide to launch in May?",
-        "Roll out to all nine sites at once in an ideal world",
-        "Tomás merged thirty-two pull requests",
-        "Rachel said the budget was tight",
-    ]
-    kept = decisions_not_tasks(state(action_items=items, decisions=said), {"Ivan", "Rachel", "José Ramos", "Tomás"})
-    assert kept["decisions"] == said[:4]
-    assert decisions_not_tasks(state(decisions=said[:3]), set())["decisions"] == said[:3]  # nobody named yet
-
-
 def test_an_owner_must_be_a_person_not_just_a_word_that_was_heard():
     from streamtwin.twin.merge import owners_among
 
@@ -600,21 +574,3 @@ def test_a_volunteer_is_tied_to_the_task_asked_of_anyone():
     heard.add("Kofi: Bed four is stable.", "Kofi")
     assert heard.owner_said_with("Megan", "call pharmacy about the antibiotics")
     assert not heard.owner_said_with("Kofi", "call pharmacy about the antibiotics")
-
-
-def test_decisions_replies_are_read_and_kept_when_most_samples_agree():
-    from streamtwin.twin.settled import agreed, read_decisions, with_decisions
-
-    assert read_decisions('Sure! {"decisions": ["  The launch is  on June second ", 7, "", "..."]}') == [
-        "The launch is on June second"]
-    assert read_decisions('{"decision": []}') is None and read_decisions("no JSON at all") is None
-    replies = [["The launch is on June second", "We hire two interns"],
-               ["Launch on June second", "Print ads are dropped"],
-               ["We launch on the second of June"]]
-    assert agreed(replies) == ["The launch is on June second"]  # two of three; the others one each
-    assert agreed([["Print ads are dropped"]]) == ["Print ads are dropped"]  # one sample: its word
-    twin = state(decisions=["The launch is on June second, no later"],
-                 action_items=[{"id": "a1", "text": "read chapter five", "owner": "unassigned", "due": "Monday"}])
-    added = with_decisions(twin, ["Launch on June second", "Print ads are dropped", "Read chapter five by Monday",
-                                  "Book the venue for the party"], tasks=["book the venue"])
-    assert added["decisions"] == ["The launch is on June second, no later", "Print ads are dropped"]

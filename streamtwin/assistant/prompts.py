@@ -28,19 +28,9 @@ TWIN_INSTRUCTION = (
     'person named in the transcript (the named speaker of an "I will ..." line too; a label such as S2 is no '
     'name) or "unassigned"; due as said, "" when not said; when someone corrects an owner '
     "or a date, the item takes the correction; what was cancelled, only imagined or asked between people is "
-    "no item), decisions (what the group agreed or settled: a choice, a date, a rule, each in a short sentence; "
-    "a task someone will do is an action item, not a decision), open_questions (what was raised and is still "
-    "unanswered or undecided), topics, scene {description, updated_at} "
+    "no item), decisions, open_questions, topics, scene {description, updated_at} "
     "(what the camera shows, from the (seen) lines), summary (where the session stands, in two or three "
     "sentences). Keep what is still true; add only what the transcript supports."
-)
-# A fresh reading of the whole transcript for what was settled: the twin call, given its last state, mostly copies it.
-DECISIONS_INSTRUCTION = (
-    'List what this meeting decided, from the whole transcript. Reply with JSON only: {"decisions": [...]}. A '
-    "decision is a choice the people made or agreed on together (what they will do, use, drop or change), each in "
-    "a short sentence. Not a decision: a task one person will do, a report of what happened, a fact someone "
-    "announced, a question, an idea nobody took up. "
-    "[] when nothing was decided."
 )
 REVISE_INSTRUCTION = (
     "A checker found these problems in that JSON:\n{critique}\nReply with the corrected complete JSON object only."

@@ -28,15 +28,10 @@ from streamtwin.twin.revisable import RevisableRules
 from streamtwin.twin.item_ids import assign_ids
 from streamtwin.twin.model import MAX_ITEMS, TWIN_RESPONSE_FORMAT, TwinModel
 from streamtwin.twin.merge import (
-    decisions_not_tasks, merge_draft, not_asked_of_us, not_the_askers, owners_among, retracted_dropped,
-    unowned_repeats_dropped,
+    merge_draft, not_asked_of_us, not_the_askers, owners_among, retracted_dropped, unowned_repeats_dropped,
 )
-from streamtwin.twin.settled import DECISIONS_RESPONSE_FORMAT, agreed, read_decisions, with_decisions
 from streamtwin.twin.verifier import Verdict, Verifier
-from streamtwin.assistant.prompts import DECISIONS_INSTRUCTION, REVISE_INSTRUCTION, TWIN_INSTRUCTION
-
-
-DECISIONS_MAX_TOKENS = 200  # a handful of short sentences
+from streamtwin.assistant.prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
 
 
 class TwinUpdater:
@@ -140,8 +135,7 @@ class TwinUpdater:
 
     def _grounded(self, state: dict[str, Any]) -> dict[str, Any]:
         """Joined with the rules' draft, pruned to what was heard, owners only people and not those who
-        asked for the task, no question to us as open, no unowned item that repeats another entry, no task or
-        unsettled plan as a decision."""
+        asked for the task, no question to us as open, no unowned item that repeats another entry."""
         draft = self.rules.extractor.draft()
         for label, name in {**self.rules.extractor.voice_names(), **self._voice_names}.items():
             self.heard.name_voice(label, name)  # what a voice said is that person's, for the owner check
@@ -151,9 +145,8 @@ class TwinUpdater:
         superseded = [*self.rules.extractor.superseded(), *self._respoken]
         pruned = self.verifier.prune(merge_draft(state, draft, superseded), self.heard)
         assert pruned is not None
-        persons = self.rules.extractor.persons()
-        owned = not_the_askers(owners_among(pruned, persons), self.rules.extractor.requests())
-        return unowned_repeats_dropped(decisions_not_tasks(not_asked_of_us(owned, self._asked), persons))
+        owned = not_the_askers(owners_among(pruned, self.rules.extractor.persons()), self.rules.extractor.requests())
+        return unowned_repeats_dropped(not_asked_of_us(owned, self._asked))
 
     async def update(self, context_time: float, media_time: Callable[[], float]) -> None:
         """Draft, verify and publish; raises the backend's error, after publishing what the rules
@@ -203,24 +196,7 @@ class TwinUpdater:
                 break
             origins.append(f"revision {round_number}")
             verdict = self.verifier.vote(raws, self.twin, self.heard)
-        if verdict.state is not None:
-            tasks = [item["text"] for item in self.rules.extractor.draft()["action_items"]]
-            verdict.state = with_decisions(verdict.state, await self._decisions(effort.samples, budget_end), tasks)
         self._publish(verdict, origins, sighting, context_time, media_time(), effort)
-
-    async def _decisions(self, samples: int, budget_end: float) -> list[str]:
-        """What the whole transcript, read afresh, says was decided (see :mod:`streamtwin.twin.settled`); a
-        failed call costs the twin nothing but these."""
-        prompt = self.window.render(DECISIONS_INSTRUCTION)
-        request = ChatRequest(prompt.messages, max_tokens=DECISIONS_MAX_TOKENS,
-                              response_format=DECISIONS_RESPONSE_FORMAT)
-        try:
-            raws = await self._sample(request, samples, budget_end)
-        except Exception as exc:  # noqa: BLE001 - the twin call succeeded: publish it
-            self._report_error(exc)
-            return []
-        replies = [decisions for decisions in map(read_decisions, raws) if decisions is not None]
-        return agreed(replies) if replies else []
 
     async def _sample(self, request: ChatRequest, samples: int, budget_end: float) -> list[str]:
         """``samples`` candidates: in parallel when the backend sustains it, else one after

@@ -11,7 +11,6 @@ Plain functions: no I/O, no clock.
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any, Collection
 
 from streamtwin.twin.heard import UNASSIGNED, jaccard, key_words, name_tokens, overlap
@@ -164,46 +163,3 @@ def unowned_repeats_dropped(state: dict[str, Any]) -> dict[str, Any]:
     ]
     return {**state, "action_items": kept}
 
-
-# What a settled choice never says: that it is not known or not settled, or only imagined ("if we had ...,
-# we could ...").
-_UNSETTLED = re.compile(
-    r"\b(?:(?:do|does|did)\s*(?:not|n't)\s+know|not\s+(?:yet\s+)?(?:sure|known|clear|decided|settled|agreed)|"
-    r"unclear|undecided|open question|still open|tbd|in an ideal world|ideally|hypothetically)\b|"
-    r"\bif\b.*\b(?:could|would|might)\b",
-    re.IGNORECASE,
-)
-_PROMISE = r"(?:will|'ll|is going to|is to|should|has to|needs to|wants to)"
-# What a person did: a report of the past ("Tomás merged thirty-two pull requests"), unless what they did was
-# to settle something.
-_DID = r"(?!(?:decided|agreed|chose|picked|opted|voted|approved|settled|confirmed)\b)(?:\w+ed|was|had|did|said|made|" \
-       r"went|took|saw|got|sent|told|thought|found|gave|came|ran|spent|wrote|bought)"
-
-
-def decisions_not_tasks(state: dict[str, Any], persons: Collection[str]) -> dict[str, Any]:
-    """``state`` without the decisions that are no decision: a person's task ("Rachel will send the coding test
-    tomorrow", or an owned item's words again) or what they did ("James restarted the router"), a question
-    ("Did we decide to launch in May?"), or something said to be unknown, unsettled or only imagined ("We do
-    not know yet about the logo").  A small model asked for decisions lists the tasks it heard too; their place
-    is the action items, and a viewer must not read a plan as settled that was not."""
-    owned = [key_words(item["text"]) for item in state["action_items"] if item["owner"] != UNASSIGNED]
-    tokens = sorted({token for person in persons for token in name_tokens(person)}, key=len, reverse=True)
-    names = "|".join(map(re.escape, tokens))
-    someones = re.compile(rf"^(?:so,?\s+|and\s+)?(?:{names})(?:\s+\w+)?\s+(?:{_PROMISE}|{_DID})\b",
-                          re.IGNORECASE) if names else None
-
-    def decision(entry: str) -> bool:
-        return not (
-            entry.rstrip().endswith("?")
-            or _UNSETTLED.search(entry)
-            or (someones is not None and someones.match(entry))
-            or restates_a_task(entry, owned)
-        )
-
-    return {**state, "decisions": [d for d in state["decisions"] if decision(d)]}
-
-
-def restates_a_task(entry: str, tasks: Collection[set[str]]) -> bool:
-    """``entry`` says again what one of ``tasks`` (their key words) says, and little else."""
-    words = key_words(entry)
-    return any(overlap(words, task) >= 0.75 and len(words & task) >= 2 for task in tasks)

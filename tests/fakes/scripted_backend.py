@@ -100,17 +100,8 @@ class ScriptedBackend:
         self.closed = True
 
 
-def _schema_name(request: ChatRequest) -> str:
-    return ((request.response_format or {}).get("json_schema") or {}).get("name", "")
-
-
 def is_twin_request(request: ChatRequest) -> bool:
-    return request.response_format is not None and _schema_name(request) != "decisions"
-
-
-def is_decisions_request(request: ChatRequest) -> bool:
-    """The twin update's second call: what the whole transcript says was decided."""
-    return _schema_name(request) == "decisions"
+    return request.response_format is not None
 
 
 def last_user_text(request: ChatRequest) -> str:
