@@ -29,8 +29,8 @@ class ModeRun:
 
 
 NAME_WIDTH = 18
-HEADER = (f"{'AI-P':>5} {'AI-R':>5} {'AI-F1':>5} {'dec-P':>5} {'dec-R':>5} {'oq-P':>5} {'oq-R':>5} {'ppl-P':>5} {'QA':>5} "
-          f"{'q->a s':>6} {'inv':>4} {'non':>4} {'wall s':>6}")
+HEADER = (f"{'AI-P':>5} {'AI-R':>5} {'AI-F1':>5} {'dec-P':>5} {'dec-R':>5} {'oq-P':>5} {'oq-R':>5} {'ppl-P':>5} "
+          f"{'QA':>5} {'q->a s':>6} {'inv':>4} {'non':>4} {'wall s':>6}")
 
 
 def fmt(value: float | None) -> str:
