@@ -43,12 +43,14 @@ class DecodeCost:
     rest: tuple[float, float]  # seconds, per token: features and the Python around the model calls
     wide_beam: float = 1.2  # a revision's beam of 5: seconds per generated token over beam 2's
 
-    def seconds(self, frames: int, tokens: int, retried: bool, beam: int = 2) -> float:
+    def seconds(self, frames: int, tokens: int, retried: bool, beam: int = 2, detected: bool = False) -> float:
         generate = self._generate(tokens, beam)
         took = self._encode(frames) + generate + self.align[0] + self.align[1] * tokens
         took += self.rest[0] + self.rest[1] * tokens
         if retried:  # the window looped and was decoded again at full padding
             took += self._encode(FULL_FRAMES) + generate
+        if detected:  # its language was detected on its own encoder pass at full padding
+            took += self._encode(FULL_FRAMES)
         return took
 
     def _encode(self, frames: int) -> float:
@@ -115,7 +117,8 @@ class VirtualEngine:
             result = self.model.decode([window])[0]
             frames = encoder_width(len(window.audio) // HOP, int(self.model.tail_s * 100))
             generated = len(result.tokens) + result.looped_tokens  # a loop cut short was generated all the same
-            took = self._cost.seconds(frames, generated, result.retried, window.beam_size or self.model.beam_size)
+            took = self._cost.seconds(frames, generated, result.retried, window.beam_size or self.model.beam_size,
+                                      result.detected_at_full_padding)
             result.seconds = took  # what the stage counts as decode time: virtual, like the clock
             self.busy_seconds += took
             self._started += 1

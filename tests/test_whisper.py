@@ -128,6 +128,26 @@ def test_languages_are_detected_and_transcribed_not_translated(base, name, code)
 
 
 @pytest.mark.model
+def test_a_cheap_detection_reads_the_windows_own_encoding_and_is_still_no_worse_at_refusing_english(base):
+    """Detection at 30 s padding is an encoder pass of its own (1 s of a core for base): a window read
+    cheaply is not padded, and says so.  A second of English still reads as English, sure enough to
+    confirm a hint; a second of German does not read as English that sure (0.587 at full padding)."""
+    from streamtwin.speech.speech_stage import HINT_CONFIRMED
+
+    english = decode_audio(str(SAMPLES / "voices" / "dev" / "four.ogg"))  # a real reader (LibriSpeech)
+    start = json.loads((SAMPLES / "voices" / "dev" / "four.json").read_text())["lines"][0]["start"]
+    german, de_turns = turns("meeting_de")
+    cheap = [WindowJob(window(audio, begin, begin + 0.85), "", None, cheap_detection=True)
+             for audio, begin in ((english, start), (german, de_turns[0]["start"]))]
+    heard = base.decode(cheap)
+    assert not any(r.detected_at_full_padding for r in heard)
+    assert heard[0].language == "en" and heard[0].language_prob >= HINT_CONFIRMED
+    assert not (heard[1].language == "en" and heard[1].language_prob >= HINT_CONFIRMED)
+    full = base.decode([WindowJob(cheap[0].audio, "", None)])[0]
+    assert full.detected_at_full_padding and full.language == "en"
+
+
+@pytest.mark.model
 def test_windows_of_different_languages_and_lengths_decode_in_one_batch(base):
     english, en_turns = turns("meeting")
     german, de_turns = turns("meeting_de")

@@ -68,6 +68,9 @@ class WindowJob:
     # where it started to say them again, instead of paying for a decode at full padding.
     trim_loops: bool = False
     glossary: str = ""  # names and words to expect ("Alice, Bob, Northwind."), kept ahead of the prompt
+    # With no language: read it on the window's own encoding, not at 30 s padding (an encoder pass that
+    # costs what 3-4 decodes do), because a language its speaker is expected to speak only needs confirming.
+    cheap_detection: bool = False
 
 
 @dataclass
@@ -78,6 +81,7 @@ class WindowResult:
     language_prob: float = 1.0
     retried: bool = False  # the short window looped and was decoded again at full padding
     looped_tokens: int = 0  # tokens of a loop cut off the end (``WindowJob.trim_loops``)
+    detected_at_full_padding: bool = False  # the language took its own encoder pass at 30 s
     seconds: float = 0.0  # wall time of the batch this window was part of
     tokens: list[int] = field(default_factory=list)
 
@@ -176,7 +180,7 @@ class ShortWindowWhisper:
         frames = [len(job.audio) // HOP for job in jobs]
         width = encoder_width(max(frames), int(self.tail_s * 100))
         encoded = self._encode([job.audio for job in jobs], width)
-        languages = self._languages(jobs, encoded)
+        languages, full_detections = self._languages(jobs, encoded)
         results: list[WindowResult] = [None] * len(jobs)  # type: ignore[list-item]
         beams = [job.beam_size or self.beam_size for job in jobs]
         # One search width, one prompt form and one glossary per generate call: prompts in a batch are cut to
@@ -198,8 +202,9 @@ class ShortWindowWhisper:
                 retry.retried = True
                 results[i] = retry
         elapsed = time.perf_counter() - started
-        for result in results:
+        for i, result in enumerate(results):
             result.seconds = elapsed
+            result.detected_at_full_padding = i in full_detections
         return results
 
     def _encode(self, windows: list[np.ndarray], width: int) -> Any:
@@ -214,23 +219,29 @@ class ShortWindowWhisper:
             batch[i, :, : min(width, features.shape[-1])] = features[:, :width]
         return self._fw.model.encode(ctranslate2.StorageView.from_array(batch), to_cpu=False)
 
-    def _languages(self, jobs: list[WindowJob], encoded: Any) -> list[tuple[str, float]]:
-        """The language of each window: given, or detected.
+    def _languages(self, jobs: list[WindowJob], encoded: Any) -> tuple[list[tuple[str, float]], set[int]]:
+        """The language of each window (given, or detected) and which windows were detected at 30 s padding.
 
         Detection reads a window padded to the full 30 s, as faster-whisper does: on a short
-        tail it is far less sure, and wrong more often (2 s of German read as Thai).  It runs
-        once or twice per session (until the stage settles on a language), so the cost is small.
+        tail it is far less sure, and wrong more often (2 s of German read as Thai).  That costs an
+        encoder pass of 30 s (1 s of one core for base); ``WindowJob.cheap_detection`` reads the
+        window's own encoding instead.
         """
         if not self.multilingual:
-            return [("en", 1.0)] * len(jobs)
-        out = []
-        for job in jobs:
+            return [("en", 1.0)] * len(jobs), set()
+        out, full = [], set()
+        for i, job in enumerate(jobs):
             if job.language:
                 out.append((job.language, 1.0))
                 continue
-            token, prob = self._fw.model.detect_language(self._encode([job.audio], FULL_FRAMES))[0][0]
+            if job.cheap_detection:
+                own = encoded if len(jobs) == 1 else _rows(encoded, [i])
+            else:
+                own = self._encode([job.audio], FULL_FRAMES)
+                full.add(i)
+            token, prob = self._fw.model.detect_language(own)[0][0]
             out.append((token[2:-2], float(prob)))
-        return out
+        return out, full
 
     def _generate(
         self, jobs: list[WindowJob], encoded: Any, frames: list[int], languages: list[tuple[str, float]], beam: int
