@@ -367,6 +367,21 @@ def test_a_contracted_denial_decides_nothing_and_minutes_style_names_are_people(
     ("Okay, so we'll keep the old supplier.", "keep the old supplier"),
     ("Alright, so we're going to hire a second nurse for nights.", "hire a second nurse for nights"),
     ("We'll meet on Fridays, then.", "meet on Fridays"),
+    # The room agreeing, keeping, approving, concluding, cancelling, choosing not to (2026-12-06: none was read)
+    ("We all agree that the report goes out on Friday.", "the report goes out on Friday"),
+    ("Everyone agrees we should drop the print edition.", "we should drop the print edition"),
+    ("We'll stick with Postgres for now.", "Postgres for now"),
+    ("We've signed off on the new logo.", "the new logo"),
+    ("We approved the budget for the new laptops.", "the budget for the new laptops"),
+    ("We came to the conclusion that we need a bigger room.", "we need a bigger room"),
+    ("We've landed on the second option.", "the second option"),
+    ("Our call is to delay the release by a week.", "to delay the release by a week"),
+    ("Let's lock in Tuesday for the demo.", "Tuesday for the demo"),
+    ("Going with the smaller venue, then.", "the smaller venue, then"),
+    ("Right, the offsite is cancelled.", "the offsite is cancelled"),
+    ("The Friday demo is postponed to next week.", "The Friday demo is postponed to next week"),
+    ("We're not doing the mobile app this year.", "We're not doing the mobile app this year"),
+    ("Okay, we're dropping the print edition.", "we're dropping the print edition"),
 ])
 def test_everyday_ways_of_saying_a_decision(said, decided):
     assert [d.lower() for d in draft_of(said)["decisions"]] == [decided.lower()]
@@ -412,6 +427,11 @@ def test_a_proposal_refused_or_answered_in_passing_decides_nothing(asked, reply)
     "The plan is not ready yet.", "Nothing is decided yet.", "That's just how it is.",
     "We will come back to this question next week.", "So we'll need more chairs.", "So we'll see how it goes.",
     "Is the venue confirmed?", "The venue is not confirmed.", "They haven't decided on the menu.",
+    # a hypothesis, a past report, one person's things, a trip, an errand
+    "If we went with the cheaper vendor, we would save money.", "Last year we went with a smaller booth.",
+    "Back in 2019 we approved a similar plan.", "Sorry, my train is cancelled.", "We landed on Tuesday night.",
+    "We're dropping off the kids at nine.", "I agree.", "Everyone agrees the coffee is terrible.",
+    "Our call is at three.", "Going with the flow, as always.",
 ])
 def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     assert draft_of(said)["decisions"] == []
@@ -443,6 +463,12 @@ def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     ("I need to find out if the hall is free on Sunday.", "the hall is free on Sunday"),
     ("Whether we get the grant depends on the council.", "Whether we get the grant"),
     ("Let's take the parking question offline.", "the parking question"),
+    ("The venue hasn't been decided yet.", "The venue"),
+    ("The date for the party isn't settled yet.", "The date for the party"),
+    ("It's not clear yet who signs the contract.", "who signs the contract"),
+    ("Whether we can afford a second server is still an open question.", "Whether we can afford a second server"),
+    ("Who pays for the drinks is an open question.", "Who pays for the drinks"),
+    ("I don't have an answer yet on the shipping costs.", "the shipping costs"),
 ])
 def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     assert draft_of(said)["open_questions"] == [open_question]
@@ -459,6 +485,8 @@ def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     ("So how will the volunteers get to the site?", "Hmm, not sure."),
     ("Should we invite the neighbours as well?", "Hard to say."),
     ("Who pays for the skip?", "Let's take that offline."),
+    ("Who's going to own the migration?", "Nobody's sure yet."),
+    ("Do we need a lawyer for this?", "Good question, I don't know."),
 ])
 def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_off):
     assert draft_of(asked, put_off)["open_questions"] == [asked]

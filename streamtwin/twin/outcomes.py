@@ -72,8 +72,8 @@ class OutcomeReader:
             if whole is not None:
                 self._decided(whole or self._before)
             return
-        if say.denied(sentence, match.start()):
-            return  # "We have not agreed ..." decides nothing
+        if say.denied(sentence, match.start()) or say.NOT_NOW.search(sentence[: match.start()]):
+            return  # "We have not agreed ...", "If we went with ...", "Last year we went with ..." decide nothing
         what = re.sub(r"^(?:.*?:\s*|that\s+|then,?\s+)", "", match.group("what")).strip(" .:,")
         if len(key_words(what)) < 2 and following and not (what.lower().startswith("to ") and key_words(what)):
             # "We decided one thing already. The first version ...": what was decided comes next,

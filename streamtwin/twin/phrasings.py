@@ -160,13 +160,25 @@ DECISION = re.compile(
     r"(?<!\bto )decided (?:that|on)|we(?:'re| are) going ahead with|"
     r"we(?:'ve| have) made (?:the|a|our) (?:call|decision)"
     r"(?: to| on)?|"
+    # The room agreeing, or keeping, ruling out, landing on: "We all agree that ...", "Everyone agrees we ...",
+    # "We'll stick with Postgres.", "We've signed off on the logo.", "We came to the conclusion that ..."
+    r"(?:we\s+all|we|everyone|everybody)\s+agrees?(?:\s+(?:that|on)\b|(?=\s+we\b))|"
+    r"we(?:'re| are)\s+(?:all\s+)?(?:agreed|in agreement)\s+(?:that|on)\b|"
+    r"we(?:'ll| will)\s+stick\s+with|"
+    r"we(?:'ve| have)?\s+(?:approved|signed off on|green-?lit|ruled out|rejected|shelved)|"
+    r"we(?:'ve| have)\s+landed\s+on|"
+    r"we\s+came\s+to\s+the\s+conclusion(?:\s+that)?|we(?:'ve| have)?\s+concluded\s+that|"
+    r"(?:our|the)\s+(?:call|verdict)\s+is(?=\s+(?:to|that)\b)|"
+    r"(?:let's|we'll|we will|we've|we have)\s+lock(?:ed)?\s+in|"
+    r"^(?:(?:so|okay|ok|right|alright)[,]?\s+)?going\s+with(?!\s+the\s+flow\b)|"
     # A rule from now on: "From now on, every pull request needs two reviews.", "Going forward, we ..."
     r"^(?:(?:so|okay|ok|right|and)[,]?\s+)?(?:from now on|going forward|from today|as of (?:today|now|next week)))"
     r"\b[:,]?\s*(?P<what>.*)",
     re.IGNORECASE,
 )
 # What was decided said before the words that settle it: "Green walls it is.", "The price list, that's decided.",
-# "The venue is final.".  A pointer ("That's final.") means the sentence before.
+# "The venue is final.".  A pointer ("That's final.") means the sentence before.  One person's things are not the
+# room's decisions: "My train is cancelled."
 _SETTLED = r"(?:decided|agreed|final|settled|official)"
 DECIDED_WHOLE = (
     # A conclusion of the room's: "Okay, so we'll keep the old supplier.", "We'll meet on Fridays, then."
@@ -174,15 +186,22 @@ DECIDED_WHOLE = (
                r"are going to)\s+(?!need\b|have to\b|see\b|be\b|talk\b|hear\b)(?P<what>[^?]+?)[.!]$", re.IGNORECASE),
     re.compile(r"^we(?:'ll| will)\s+(?!need\b|have to\b|see\b|be\b|talk\b)(?P<what>[^?]+?),?\s+then[.!]$",
                re.IGNORECASE),
-    # "The new budget is approved.", "The venue has been confirmed.": the whole sentence says what.
-    re.compile(r"^(?:so,?\s+)?(?P<what>[^?]+?\s+(?:is|are|has been|have been)\s+(?:now\s+)?(?:approved|confirmed|"
-               r"signed off|locked in))[.!]$", re.IGNORECASE),
+    # "The new budget is approved.", "The venue has been confirmed.", "The demo is postponed to next week.": the
+    # whole sentence says what.
+    re.compile(r"^(?:(?:so|okay|ok|right|alright)[,]?\s+)?(?P<what>[^?]+?\s+(?:is|are|has been|have been)\s+"
+               r"(?:now\s+)?(?:approved|confirmed|signed off|locked in|cancell?ed|called off|postponed|scrapped)"
+               r"(?:\s+(?:to|until|till)\s+[^?]+?)?)[.!]$", re.IGNORECASE),
+    # The room choosing not to: "We're not doing the mobile app this year.", "We're dropping the print edition."
+    re.compile(r"^(?:(?:so|okay|ok|right|alright)[,]?\s+)?(?P<what>we(?:'re| are)\s+(?:not\s+(?:doing|going ahead "
+               r"with|pursuing)|dropping(?!\s+(?:off|by|in)\b)|scrapping|shelving|cancell?ing|postponing)\s+[^?]+?|"
+               r"we\s+won't\s+be\s+(?:doing|pursuing)\s+[^?]+?)[.!]$", re.IGNORECASE),
     re.compile(r"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]+?),?\s+it is(?:,?\s+then)?[.!]$", re.IGNORECASE),
     re.compile(rf"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]*?)[,:;]?\s*\b(?:that's|that is|it's|it is)\s+"
                rf"(?:now\s+|all\s+)?{_SETTLED}(?:,?\s+then)?[.!]$", re.IGNORECASE),
     re.compile(rf"^(?:so,?\s+)?(?P<what>[^?]+?)\s+(?:is|are)\s+(?:now\s+)?{_SETTLED}[.!]$", re.IGNORECASE),
 )
 _ASKS = r"(?:whether|if|how|what|who|when|where|which|why)"
+MINE = re.compile(r"\b(?:my|your|his|her)\b", re.IGNORECASE)
 # Said of nothing settled: "Nothing is decided yet.", "That's just how it is.", "I don't know what time it is."
 NOTHING = re.compile(r"^(?:nothing|none|not much)\b|\b(?:what|how|where|who|why|whatever|way|know)\b", re.IGNORECASE)
 # A proposal put to the room, and a reply that takes it up: "Should we move the stand-up to ten?" - "Yes, let's do
@@ -207,6 +226,10 @@ ACCEPT = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|sure|right|great|good|fine|abs
 OURS = re.compile(r"\b(?:we|let's|let us)\b(?!\s+(?:think|feel|like|love|hope|know|saw|had|were|was)\b)", re.IGNORECASE)
 SETTLES = re.compile(r"^(?:(?:yes|yeah|ok|okay|right|great|good|fine)[,.!]?\s*)*(?:agreed|deal|let's do (?:it|that)|"
                      r"sounds like a plan|that's the plan|so be it|done)[.!]?$", re.IGNORECASE)
+# "If we went with ...", "Last year we went with ...": a hypothesis or a past report said before the decision words.
+NOT_NOW = re.compile(r"\b(?:if|unless|whether|would|could|might|suppose|imagine|ideally|used to|years? ago|"
+                     r"last (?:year|month|week|time|quarter|spring|summer|autumn|fall|winter)|back (?:then|in)|"
+                     r"in (?:19|20)\d\d)\b", re.IGNORECASE)
 # "We have not agreed ...", "We never decided ...": a denial, not a decision.
 DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno one|\bnobody)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 OPEN = re.compile(r"\bopen question\b", re.IGNORECASE)
@@ -217,7 +240,16 @@ WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|w
 # how ...", "We don't know yet whether ...", "We haven't decided where ...".
 UNSETTLED = (
     re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)(?:\s+is|\s+are|'s|'re)\s+still\s+(?:open|undecided|unclear|"
-               r"up in the air|to be decided|unresolved)\b", re.IGNORECASE),
+               r"up in the air|to be decided|unresolved|an open (?:question|point|issue))\b", re.IGNORECASE),
+    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:is|are)\s+an\s+open\s+(?:question|point|issue)\b",
+               re.IGNORECASE),
+    # "The venue hasn't been decided yet.", "The date isn't settled yet."
+    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:(?:hasn't|has not|haven't|have not)\s+been|"
+               r"(?:isn't|is not|aren't|are not)(?=\s+\w+(?:\s+on)?\s+yet\b))\s+(?:decided|settled|agreed|confirmed|"
+               r"finali[sz]ed)\b", re.IGNORECASE),
+    # "I don't have an answer yet on the shipping costs."
+    re.compile(r"\b(?:i|we)\s+(?:don't|do not)\s+have\s+an?\s+answer\s+(?:yet\s+)?(?:on|about|for|to)\s+"
+               r"(?P<what>.+)", re.IGNORECASE),
     re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:still\s+)?remains?\s+(?:open|unresolved|unclear|"
                r"undecided|an open (?:question|point|issue))\b", re.IGNORECASE),
     re.compile(r"\b(?:we|i)\s+(?:still\s+)?(?:need|have)\s+to\s+(?:figure out|work out|find out|decide)\s+"
@@ -226,8 +258,8 @@ UNSETTLED = (
                rf"(?:yet\s+)?(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bwe\s+(?:haven't|have not|didn't|did not)\s+(?:yet\s+)?(?:decided|agreed on|settled on|worked out|"
                r"figured out)\s+(?:yet\s+)?(?:whether\s+|if\s+)?(?P<what>.+?)(?:\s+yet)?[.!]?$", re.IGNORECASE),
-    re.compile(rf"\b(?:it's|it is)\s+(?:still\s+)?(?:unclear|not clear|not decided|undecided)\s+(?={_ASKS}\b)"
-               rf"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    re.compile(rf"\b(?:it's|it is)\s+(?:still\s+)?(?:unclear|not clear|not decided|undecided)\s+(?:yet\s+)?"
+               rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(rf"\b(?:we're|we are|i'm|i am|nobody is|no one is)\s+(?:still\s+)?(?:not\s+)?(?:sure|certain)\s+"
                rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bremains to be seen\s+(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
@@ -253,8 +285,9 @@ UNSETTLED = (
 )
 # A reply that nobody knows the answer: "Who pays for the fence?" - "No idea, honestly." (the question before is open).
 NOBODY_KNOWS = re.compile(
-    r"^(?:(?:well|hmm|honestly|um|so|sorry|yeah|to be honest)[,.]?\s+)*(?:i\s+(?:really\s+|honestly\s+)?"
-    r"(?:don't|do not) know|(?:i have\s+)?no idea|(?:i'm|i am)\s+not sure|not sure|hard to say|nobody knows|"
+    r"^(?:(?:well|hmm|honestly|um|so|sorry|yeah|to be honest|good question)[,.]?\s+)*(?:i\s+(?:really\s+|"
+    r"honestly\s+)?(?:don't|do not) know|(?:i have\s+)?no idea|(?:i'm|i am)\s+not sure|not sure|hard to say|"
+    r"nobody knows|(?:nobody|no one)(?:'s| is)\s+(?:really\s+)?sure|"
     r"no one knows|we (?:don't|do not) know|(?:that's|that is) (?:still )?(?:unclear|not clear)|no clue)"
     r"(?:\s+yet)?(?:,?\s+(?:honestly|to be honest|really|either|yet))?[.!]*$", re.IGNORECASE)
 # A question to the room (not "do you want tea?"): a wh-question, or one about what we or it will do.
@@ -372,7 +405,7 @@ def decided_whole(sentence: str) -> str | None:
         match = pattern.search(sentence)
         if match:
             what = match.group("what").strip(" .,:;")
-            if NOTHING.search(what) or DENIED.search(what + " "):
+            if NOTHING.search(what) or DENIED.search(what + " ") or MINE.search(what):
                 return None  # "Nothing is decided yet.", "What time it is."
             return "" if POINTS_BACK.match(what) or not what else what
     return None
