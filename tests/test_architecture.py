@@ -66,6 +66,7 @@ PURE = {
     "streamtwin.twin.extract",
     "streamtwin.twin.addressing",
     "streamtwin.twin.outcomes",
+    "streamtwin.twin.outcome_phrasings",
     "streamtwin.twin.heard",
     "streamtwin.twin.item_ids",
     "streamtwin.twin.merge",

@@ -2,8 +2,8 @@
 
 Decisions ("We settled on the smaller venue.") and open questions ("We don't know yet whether the hall is free.",
 "That is still an open question" after the question it means).  The phrasings are in
-:mod:`streamtwin.twin.phrasings`; the owner-and-task grammar is the rule extractor's (:mod:`streamtwin.twin.extract`),
-which feeds this one.
+:mod:`streamtwin.twin.outcome_phrasings`; the owner-and-task grammar is the rule extractor's
+(:mod:`streamtwin.twin.extract`), which feeds this one.
 
 Plain class: no I/O, no clock.
 """
@@ -14,7 +14,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from streamtwin.twin import phrasings as say
+from streamtwin.twin import outcome_phrasings as say
 from streamtwin.twin.heard import key_words, overlap
 
 
