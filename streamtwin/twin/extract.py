@@ -151,12 +151,18 @@ class RuleExtractor:
 
     def _action(self, sentence: str) -> None:
         """Who is to do what, if this sentence says so."""
-        for pattern in (say.REQUEST, say.LATE_REQUEST, say.ACTION_ITEM_FOR, say.ACTION_ITEM_TO, say.LETS_HAVE):
+        for pattern in (say.REQUEST, say.LATE_REQUEST, say.ACTION_ITEM_FOR, say.ACTION_ITEM_TO, say.LETS_HAVE,
+                        say.IN_CHARGE):
             match = pattern.search(sentence)
             name = self._named(match)
             if match and name:
-                self._assigned(name, match.group("task"), sentence, asked=pattern is not say.ACTION_ITEM_FOR)
+                asked = pattern not in (say.ACTION_ITEM_FOR, say.IN_CHARGE)
+                self._assigned(name, match.group("task"), sentence, asked=asked)
                 return
+        them = say.CAN_THEY.match(sentence)
+        if self._named(them) and them.group("task").split()[0].lower() in say.TASK_VERBS:
+            self._assigned(self._named(them), them.group("task"), sentence, asked=True)  # "Can Eli book the van?"
+            return
         ordered = say.IMPERATIVE.match(sentence)
         if self._named(ordered) and say.imperative(order := say.without_aside(ordered.group("task"))):
             self._assigned(self._named(ordered), order, sentence, asked=True)

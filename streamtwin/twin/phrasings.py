@@ -35,7 +35,8 @@ NOT_NAMES = frozenset(
     here it welcome""".split()
 )
 _ASK = r"(?i:please|can you|could you|would you|will you|you will|you'll|can you please|could you please|" \
-       r"i'd like you to|i would like you to|i need you to|i want you to|would you mind)"
+       r"i'd like you to|i would like you to|i need you to|i want you to|would you mind|" \
+       r"i'll need you to|i will need you to|i'm going to need you to)"
 _LEAD = r"(?:(?i:ok(?:ay)?|great|nice|good|so|and|right|then|yes|now|also|actually|well)[,.!]?\s+)*"
 
 # "<Name>, please fix ...", "<Name>, could you look into ...", "<Name>, I'd like you to draft ...".
@@ -72,7 +73,14 @@ NOT_VERBS = frozenset(
 LATE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+?),\s+(?P<name>{NAME})[.?!]*$")
 # "Action item for Kim: renew the permits." / "Action item: Kim to renew the permits."
 ACTION_ITEM_FOR = re.compile(rf"(?i:action items?)\s+(?i:for)\s+(?P<name>{NAME})\s*[:,-]?\s+(?P<task>.+)")
-ACTION_ITEM_TO = re.compile(rf"(?i:action items?)\s*[:,-]\s*(?P<name>{NAME})\s+(?i:to|will|should)\s+(?P<task>.+)")
+# "Next step: Dev sends the survey." / "To do: Ana to book the hall."
+ACTION_ITEM_TO = re.compile(rf"(?i:action items?|next steps?|to-?dos?|follow-?ups?)\s*[:,-]\s*(?P<name>{NAME})\s+"
+                            rf"(?:(?i:to|will|should)\s+)?(?P<task>[a-z].+)")
+# "Eli, you're in charge of the raffle.", "Carla is responsible for the press release."
+IN_CHARGE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),?\s+(?i:you're|you are|is|will be)\s+"
+                       rf"(?P<task>(?i:in charge of|responsible for)\s+.+)")
+# "Can Eli book the van?": a request about someone present (its verb one of :data:`TASK_VERBS`).
+CAN_THEY = re.compile(rf"^{_LEAD}(?i:can|could|will|would)\s+(?P<name>{NAME})\s+(?P<task>[a-z][^?]+)\?$")
 # "Lee to update the budget by Q3." (minutes style): a known person, or a task with a deadline.
 NAME_TO = re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+to\s+(?P<task>[a-z].+)")
 # "Let's have Ana own the rollout." / "Let Maria take that instead." / "Let's ask Bo to call them."
@@ -81,15 +89,21 @@ LETS_HAVE = re.compile(
 )
 # "<Name> will ...", "<Name> is going to ...", "So <Name> can ...", "My manager, Daniel, will ..."
 NAME_WILL = re.compile(
-    rf"(?:^|,\s*|\bso\s+|\bno,?\s+)(?P<name>{NAME}),?\s+(?i:will|is going to|can|should)\s+(?!be\b)(?P<task>.+)"
+    rf"(?:^|,\s*|\bso\s+|\bno,?\s+)(?P<name>{NAME})(?:,?\s+(?i:will|is going to|can|should)|(?i:'s going to|'ll))"
+    rf"\s+(?!be\b)(?P<task>.+)"
 )
-FIRST_PERSON = re.compile(r"\b(?:i will|i'll|i am going to|i'm going to|i can)\s+(?P<task>.+)", re.IGNORECASE)
+# "I'll ...", "My job is to ...", "I'm in charge of ...", "Let me look into ..." (not "I'll be honest", "I'll try.")
+FIRST_PERSON = re.compile(
+    r"\b(?:(?:i will|i'll|i am going to|i'm going to|i can)\s+(?!be\s+(?!\w+ing\b))(?!try(?: my best)?[.!]?$)|"
+    r"my (?:job|task|action item) is to\s+|(?:i'm|i am)\s+(?=(?:in charge of|responsible for)\s)|"
+    r"let me\s+(?=(?:look into|follow up|find out|chase|sort out|take care of|get back to|draft|write|send|book|"
+    r"call|email|ring)\b))(?P<task>.+)", re.IGNORECASE)
 BARE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+)")
 # "Can someone call the plumber?", "Could anyone ...", "Who can ...?", "We need someone to ..."
 SOMEONE = re.compile(
     r"\b(?:(?:can|could|would|will)\s+(?:someone|somebody|anyone|anybody)|who can|who will|who wants to|"
     r"who(?: is|'s) going to|who'll|"
-    r"(?:we )?need (?:someone|somebody) to)\s+(?P<task>.+)",
+    r"(?:we )?need (?:someone|somebody) to|(?:someone|somebody) (?:needs|has) to)\s+(?P<task>.+)",
     re.IGNORECASE,
 )
 # "I'll do it.", "I can take that.", "Sure, I'll handle it."
