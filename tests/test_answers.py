@@ -1,3 +1,5 @@
+import pytest
+
 from streamtwin.assistant.answers import (
     ACTION_ITEMS,
     DECISIONS,
@@ -29,6 +31,32 @@ def test_question_kinds():
     assert question_kind("Assistant, what did we decide about the budget?") == DECISIONS
     assert question_kind("Assistant, what open questions do we have?") == OPEN_QUESTIONS
     assert question_kind("Assistant, when is the quiz?") is None
+
+
+@pytest.mark.parametrize("question, kind", [
+    # Everyday ways of asking for a list (2026-12-06: 15 of 25 went unrecognised, one to the wrong list)
+    ("Assistant, who's doing what?", ACTION_ITEMS),
+    ("Assistant, what do we each have to do?", ACTION_ITEMS),
+    ("Assistant, what did people sign up for?", ACTION_ITEMS),
+    ("Assistant, what are the follow-ups?", ACTION_ITEMS),
+    ("Assistant, what did we agree on?", DECISIONS),
+    ("Assistant, what have we settled?", DECISIONS),
+    ("Assistant, what's the outcome?", DECISIONS),
+    ("Assistant, what did we land on for the venue?", DECISIONS),
+    ("Assistant, where did we end up on pricing?", DECISIONS),
+    ("Assistant, what do we still need to figure out?", OPEN_QUESTIONS),
+    ("Assistant, what haven't we decided yet?", OPEN_QUESTIONS),
+    ("Assistant, what's up in the air?", OPEN_QUESTIONS),
+    ("Assistant, any loose ends?", OPEN_QUESTIONS),
+    ("Assistant, what questions are left?", OPEN_QUESTIONS),
+    # questions of fact, and one's own tasks (answered from the asker's items), ask for no list
+    ("Assistant, what am I supposed to do?", None),
+    ("Assistant, what's the outcome of the blood test?", None),
+    ("Assistant, when did we agree to meet?", None),
+    ("Assistant, is the bill settled?", None),
+])
+def test_lists_asked_for_in_everyday_words(question, kind):
+    assert question_kind(question) == kind
 
 
 def test_composed_answers_hold_what_the_twin_holds():

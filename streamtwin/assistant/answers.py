@@ -22,10 +22,22 @@ ACTION_ITEMS = "action_items"
 DECISIONS = "decisions"
 OPEN_QUESTIONS = "open_questions"
 
+# Asked many ways: "what's still up in the air?", "what haven't we decided yet?", "any loose ends?"; "what did we
+# agree on?", "where did we end up on pricing?"; "who's doing what?", "what are the follow-ups?".
 _KINDS = (
-    (OPEN_QUESTIONS, re.compile(r"\bopen questions?\b|\bunresolved\b|\bunanswered\b|\bstill open\b")),
-    (DECISIONS, re.compile(r"\bdecid|\bdecision|\bagreed\b")),
-    (ACTION_ITEMS, re.compile(r"\baction items?\b|\bto-?dos?\b|\btasks?\b|\bnext steps?\b|\bwho (owns|is responsible|is doing|does what)\b")),
+    (OPEN_QUESTIONS, re.compile(
+        r"\bopen questions?\b|\bunresolved\b|\bunanswered\b|\bstill open\b|\bup in the air\b|\bloose ends?\b|"
+        r"\bundecided\b|\bhaven't (?:we )?(?:decided|settled|agreed)|\bnot (?:yet )?(?:decided|settled)\b|"
+        r"\b(?:still )?(?:need|have) to (?:figure|work|find) out\b|\bquestions? (?:are |is )?(?:left|remaining)\b")),
+    (DECISIONS, re.compile(
+        r"\bdecid|\bdecision|\bagreed\b|\bagree on\b|\bsettle(?:d)? on\b|\bwhat (?:have|did) we settled?\b|"
+        r"\bland(?:ed)? on\b|\bend(?:ed)? up (?:on|with)\b|\bconclu(?:de|ded|sion)|"
+        r"\boutcomes?(?: of (?:this|the) (?:meeting|call|discussion))?\??$")),
+    (ACTION_ITEMS, re.compile(
+        r"\baction (?:items?|points?)\b|\bto-?dos?\b|\btasks?\b|\bnext steps?\b|\bfollow-?ups?\b|"
+        r"\bwho (owns|is responsible|is doing|does what)\b|\bwho(?:'s| is) doing what\b|\bsign(?:ed)? up for\b|"
+        r"\bwhat (?:do|does|should|must) (?:we|everyone|everybody|each of us|people) (?:each |all )?"
+        r"(?:have|need) to do\b")),
 )
 # A window's marks: times, sources, headings, and a voice's label opening a line ("S2: No, Friday ...").
 _TRANSCRIPT_ECHO = re.compile(r"\[\d+(\.\d+)?s\]|\(assistant\)|\(seen\)|^#+ |^S\d+: ", re.MULTILINE)
