@@ -1,7 +1,7 @@
 """Concurrent live sessions: how many real-time audio+video sessions one machine holds (LLM off).
 
     python -m bench.sessions [--asr-model base|tiny.en] [--max 8] [--limit-p90 2.0] [--repeat 2] [--language en|auto]
-                           [--source samples/meeting.mp4] [--stagger 0]
+                           [--language-hint en-US] [--source samples/meeting.mp4] [--stagger 0]
 
 Every session decodes through the one shared speech engine (one loaded model, a decode per core,
 windows batched when they are ready together).
@@ -51,14 +51,15 @@ from bench.live_latency import percentiles
 from bench.spoken import spoken_word_ends, timed_commits, word_key
 
 
-def publishers_process(url: str, source: str, count: int, conn: Any, stagger_s: float = 0.0) -> None:
+def publishers_process(url: str, source: str, count: int, conn: Any, stagger_s: float = 0.0, hint: str = "") -> None:
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(_publish_many(url, source, count, conn, stagger_s))
+    asyncio.run(_publish_many(url, source, count, conn, stagger_s, hint))
 
 
-async def _publish_many(url: str, source: str, count: int, conn: Any, stagger_s: float = 0.0) -> None:
+async def _publish_many(url: str, source: str, count: int, conn: Any, stagger_s: float = 0.0, hint: str = "") -> None:
     """Play ``source`` to ``url`` ``count`` times at once, the k-th starting k * ``stagger_s`` after the
-    first; sends each publication's end time (or its error) through ``conn``."""
+    first, each hello carrying the language ``hint`` if given; sends each publication's end time (or its
+    error) through ``conn``."""
     from streamtwin.media.publisher import Publication, open_player
     from streamtwin.service.webrtc import use_loopback_candidates
 
@@ -67,7 +68,8 @@ async def _publish_many(url: str, source: str, count: int, conn: Any, stagger_s:
     async def one(delay: float) -> float:
         await asyncio.sleep(delay)
         player = open_player(source)
-        publication = Publication(url, player.audio, player.video, on_event=lambda event: None, label=source)
+        publication = Publication(url, player.audio, player.video, on_event=lambda event: None, label=source,
+                                  language=hint)
         await publication.run()
         return time.time()
 
@@ -122,7 +124,7 @@ class CpuSplit:
         }
 
 
-async def trial(count: int, source: str, config: Any, stagger_s: float = 0.0) -> dict[str, Any]:
+async def trial(count: int, source: str, config: Any, stagger_s: float = 0.0, hint: str = "") -> dict[str, Any]:
     from streamtwin.events import SessionEnded, TranscriptFinal
     from streamtwin.service.server import Server
     from streamtwin.service.webrtc import use_loopback_candidates
@@ -148,7 +150,7 @@ async def trial(count: int, source: str, config: Any, stagger_s: float = 0.0) ->
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     process = context.Process(
-        target=publishers_process, args=(f"ws://127.0.0.1:{server.port}/ws", source, count, child, stagger_s),
+        target=publishers_process, args=(f"ws://127.0.0.1:{server.port}/ws", source, count, child, stagger_s, hint),
         daemon=True,
     )
     process.start()
@@ -251,6 +253,11 @@ def main() -> None:
         "--language", default="en",
         help="speech language (default en, the sample's; auto: each session's first words wait for the detection)",
     )
+    parser.add_argument(
+        "--language-hint", default="", metavar="TAG",
+        help="each publisher's hello carries it (options.language, as a browser sends navigator.language): with "
+        "--language auto, the detection only confirms it (default: none)",
+    )
     parser.add_argument("--repeat", type=int, default=2, help="trials per session count, their words pooled (default 2)")
     parser.add_argument(
         "--stagger", type=float, default=0.0, metavar="S",
@@ -264,7 +271,8 @@ def main() -> None:
     trials = []
     held = 0
     for count in range(args.start, args.max + 1):
-        result = pooled([asyncio.run(trial(count, args.source, config, args.stagger)) for _ in range(args.repeat)])
+        result = pooled([asyncio.run(trial(count, args.source, config, args.stagger, args.language_hint))
+                         for _ in range(args.repeat)])
         result["keeps_up"] = keeps_up(result, count, args.limit_p90)
         trials.append(result)
         latency = result["commit_latency_s"]
@@ -287,7 +295,8 @@ def main() -> None:
         held = count
     threads, workers = engine_threads(config)
     print(json.dumps({"bench": "sessions", "source": args.source, "stagger_s": args.stagger,
-                      "asr_model": config.asr_model, "language": config.asr_language, "limit_p90_s": args.limit_p90,
+                      "asr_model": config.asr_model, "language": config.asr_language,
+                      "language_hint": args.language_hint, "limit_p90_s": args.limit_p90,
                       "threads_per_decode": threads, "workers": workers,
                       "load_average": os.getloadavg()[0], "sessions_in_real_time": held, "trials": trials}))
 
