@@ -104,19 +104,18 @@ WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|w
                      re.IGNORECASE)
 # A question left open without the word: "The budget is still up in the air.", "We still need to figure out
 # how ...", "We don't know yet whether ...", "We haven't decided where ...".
+_THE_MATTER = r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)"  # what is left open, said first
 UNSETTLED = (
-    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)(?:\s+is|\s+are|'s|'re)\s+still\s+(?:open|undecided|unclear|"
-               r"up in the air|to be decided|unresolved|an open (?:question|point|issue))\b", re.IGNORECASE),
-    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:is|are)\s+an\s+open\s+(?:question|point|issue)\b",
-               re.IGNORECASE),
+    re.compile(_THE_MATTER + r"(?:\s+is|\s+are|'s|'re)\s+(?:still\s+(?:open|undecided|unclear|up in the air|"
+               r"to be decided|unresolved)|(?:still\s+)?an open (?:question|point|issue))\b", re.IGNORECASE),
     # "The venue hasn't been decided yet.", "The date isn't settled yet."
-    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:(?:hasn't|has not|haven't|have not)\s+been|"
+    re.compile(_THE_MATTER + r"\s+(?:(?:hasn't|has not|haven't|have not)\s+been|"
                r"(?:isn't|is not|aren't|are not)(?=\s+\w+(?:\s+on)?\s+yet\b))\s+(?:decided|settled|agreed|confirmed|"
                r"finali[sz]ed)\b", re.IGNORECASE),
     # "I don't have an answer yet on the shipping costs."
     re.compile(r"\b(?:i|we)\s+(?:don't|do not)\s+have\s+an?\s+answer\s+(?:yet\s+)?(?:on|about|for|to)\s+"
                r"(?P<what>.+)", re.IGNORECASE),
-    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)\s+(?:still\s+)?remains?\s+(?:open|unresolved|unclear|"
+    re.compile(_THE_MATTER + r"\s+(?:still\s+)?remains?\s+(?:open|unresolved|unclear|"
                r"undecided|an open (?:question|point|issue))\b", re.IGNORECASE),
     re.compile(r"\b(?:we|i)\s+(?:still\s+)?(?:need|have)\s+to\s+(?:figure out|work out|find out|decide)\s+"
                r"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
@@ -130,7 +129,7 @@ UNSETTLED = (
                rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bremains to be seen\s+(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     # "The venue is still TBD.", "The budget is pending.", "The rota is on hold until ...".
-    re.compile(r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)(?:\s+is|\s+are|'s)\s+(?:still\s+)?(?:tbd|tbc|to be "
+    re.compile(_THE_MATTER + r"(?:\s+is|\s+are|'s)\s+(?:still\s+)?(?:tbd|tbc|to be "
                r"confirmed|to be determined|pending|on hold)\b(?=\s*(?:[.!,]|$|for now|until|at the moment))",
                re.IGNORECASE),
     # "We'll have to check with legal whether we can film there.", "I need to find out if the hall is free."
