@@ -84,6 +84,27 @@ def test_nobody_is_invented_and_a_task_with_no_named_owner_stays_unassigned():
     assert draft["action_items"] == [{"text": "read chapter five", "owner": "unassigned", "due": "next week"}]
 
 
+@pytest.mark.parametrize("opening", ["Honestly", "Perfect", "Oh", "Otherwise", "Quickly", "Sir", "Mate", "Marketing"])
+def test_a_word_of_conversation_before_a_request_is_nobody(opening):
+    """A sound, a verdict, an adverb, a role or a team said first is no person, so no owner."""
+    draft = draft_of(f"{opening}, can you send the report by Friday?", f"{opening}, please update the rota.")
+    assert draft["people"] == []
+    assert all(item["owner"] == "unassigned" for item in draft["action_items"])  # as after "Okay, please ..."
+
+
+def test_an_exclamation_or_nobody_is_no_person_and_an_opening_sound_hides_no_task():
+    assert draft_of("Jesus, the server is down again.", "Nobody will call the client.") == {
+        "people": [], "action_items": [], "decisions": [], "open_questions": []}
+    assert draft_of("Oh, and Dana will order lunch.")["action_items"] == [
+        {"text": "order lunch", "owner": "Dana", "due": ""}]
+
+
+@pytest.mark.parametrize("name", ["Emily", "Kelly", "Stanley", "Ashley", "Holly", "Charly"])
+def test_given_names_shaped_like_adverbs_are_still_people(name):
+    draft = draft_of(f"{name}, can you send the report by Friday?")
+    assert draft["action_items"] == [{"text": "send the report", "owner": name, "due": "Friday"}]
+
+
 def test_a_name_said_on_its_own_owns_the_request_that_follows():
     draft = draft_of("nice!", "Chris?", "please check my Friday if the name fridge chef is free.")
     assert draft["action_items"] == [
@@ -296,6 +317,91 @@ def test_a_volunteer_for_what_was_asked_of_anyone_owns_it_and_the_asker_does_not
         ("Ben", "call the plumber", "")
     ]
     assert owners_of(("Ana", "Can anyone check the fire alarm?"), ("Ana", "I can do that.")) == []
+
+
+@pytest.mark.parametrize("asked, offered, task", [
+    ("Who wants to take the minutes today?", "I can take them.", "take the minutes"),
+    ("Could somebody check the fridge temperature?", "On it.", "check the fridge temperature"),
+    ("We need someone to greet the visitors at nine.", "Happy to do that.", "greet the visitors at nine"),
+    ("Is anyone free to cover reception on Friday?", "Yeah, I'm free, I'll cover it.", "cover reception"),
+    ("Who's going to call the plumber?", "Leave it with me.", "call the plumber"),
+    ("Can one of you print the handouts?", "Sure, I'll print them.", "print the handouts"),
+    ("I need a volunteer to run the raffle.", "Count me in.", "run the raffle"),
+])
+def test_a_volunteer_said_in_everyday_words_owns_what_was_asked_of_anyone(asked, offered, task):
+    assert [(owner, text) for owner, text, _ in owners_of(("Ana", asked), ("Ben", offered))] == [("Ben", task)]
+
+
+@pytest.mark.parametrize("given, restated, owner", [
+    ("Ben, can you order the paint?", "Actually, scratch that, Carla is ordering the paint.", "Carla"),
+    ("Carla will draft the agenda.", "Change of plan: Dev drafts the agenda.", "Dev"),
+    ("Dev, please collect the keys.", "On second thought, Ben, you collect the keys.", "Ben"),
+])
+def test_a_task_said_again_with_someone_else_doing_it_moves_to_them(given, restated, owner):
+    assert [o for o, _, _ in owners_of(("Ana", given), ("Ana", restated))] == [owner]
+
+
+def test_a_report_of_a_task_done_or_a_reminder_moves_no_task():
+    assert owners_of(("Ana", "Carla, please send the invoice."), ("Ana", "Ben sent the invoice yesterday.")) == [
+        ("Carla", "send the invoice", "")]
+    assert owners_of("Tom, please book the bus.", "Don't book the bus yet.")[0][0] == "Tom"
+
+
+@pytest.mark.parametrize("said, owner, task", [
+    ("It would be great if you could send the slides, Ben.", "Ben", "send the slides"),
+    ("Carla, would it be possible to call the supplier tomorrow?", "Carla", "call the supplier"),
+    ("Dev, I was hoping you could look at the heater.", "Dev", "look at the heater"),
+    ("Ben, any chance you could water the plants this week?", "Ben", "water the plants"),
+    ("Eli, do you mind sweeping the yard before you go?", "Eli", "sweeping the yard before you go"),
+    ("Ben, the invoice still needs sending.", "Ben", "sending the invoice"),
+    ("Eli, the fence needs fixing by Saturday, can you handle that?", "Eli", "fixing the fence"),
+])
+def test_a_request_put_indirectly_is_still_theirs(said, owner, task):
+    assert [(o, t) for o, t, _ in owners_of(("Ana", said))] == [(owner, task)]
+
+
+@pytest.mark.parametrize("said", [
+    "Ideally, Ben, repaint the fence.", "Otherwise, Ben, you'd have to repaint the fence.",
+    "Hypothetically, Ben, can you repaint the fence?", "Eventually, Ben, you'll need to repaint the fence.",
+    "Ideally, Ben will repaint the fence.", "Ideally, please repaint the fence, Ben.",
+    "In an ideal world, Ben, you would repaint the fence.",
+])
+def test_a_task_said_after_a_hedge_is_only_imagined(said):
+    assert owners_of(("Ana", said)) == []
+
+
+def test_asking_leave_for_oneself_is_no_task():
+    assert owners_of(("Ana", "Carla, do you mind if I open the window?")) == []
+
+
+@pytest.mark.parametrize("said, task", [
+    ("Leave the catering to me.", "the catering"),
+    ("I've got the catering covered.", "the catering"),
+    ("I'm happy to write the press release.", "write the press release"),
+    ("I'd be happy to call the venue.", "call the venue"),
+    ("I plan to finish the audit by Friday.", "finish the audit"),
+    ("I'm planning to repaint the hall next week.", "repaint the hall"),
+    ("I need to send the invoice today.", "send the invoice"),
+    ("I have to renew the insurance this month.", "renew the insurance"),
+    ("I'm gonna fix the leak tomorrow.", "fix the leak"),
+    ("I'll go ahead and book the flights.", "book the flights"),
+    ("I should be able to finish the draft by Monday.", "finish the draft"),
+    ("Let me update the wiki after this.", "update the wiki after this"),
+    ("I'm taking care of the visas.", "taking care of the visas"),
+    ("I volunteer to clean the kitchen.", "clean the kitchen"),
+    ("I'll make sure the doors are locked.", "make sure the doors are locked"),
+])
+def test_a_task_taken_on_in_the_first_person_in_everyday_words_is_the_speakers(said, task):
+    assert [(o, t) for o, t, _ in owners_of(("Ben", said))] == [("Ben", task)]
+
+
+@pytest.mark.parametrize("said", [
+    "I need to leave early today.", "I have to say, that went well.", "I'm gonna be honest.", "Let me think about it.",
+    "I should be able to make it.", "I'd be happy to help if needed.", "I have to go now.", "Let me see.",
+    "I'm planning to be there.", "I'm happy to be here.", "I'll leave that to you.",
+])
+def test_a_remark_in_the_first_person_is_no_task(said):
+    assert owners_of(("Ben", said)) == []
 
 
 def test_a_task_handed_over_changes_owner_and_a_task_called_off_goes():
@@ -569,6 +675,10 @@ def test_remarks_and_questions_to_a_named_person_give_them_nothing_to_do(said):
     ("finish the slides by the 21st.", "finish the slides", "21st"),
     ("move the printer to the second floor", "move the printer to the second floor", ""),
     ("draft the plan by the second half of the year", "draft the plan by the second half of the year", ""),
+    ("renew the insurance this month", "renew the insurance", "this month"),
+    ("paint the shed at the weekend", "paint the shed", "the weekend"),
+    ("close the books by next quarter", "close the books", "next quarter"),
+    ("make sure the backups run tonight", "make sure the backups run", "tonight"),
 ])
 def test_a_deadline_said_many_ways_and_a_day_the_task_is_about(task, words, due):
     assert task_and_due(task) == (words, due)

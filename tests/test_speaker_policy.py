@@ -202,6 +202,13 @@ def test_thanks_names_the_voice_that_spoke_before():
     assert Naming().heard(1, "Thanks, Alice.", "S1", "S1") == []
 
 
+@pytest.mark.parametrize("said", ["Thanks, boss.", "Cheers, mate.", "Thank you, Doc.", "Perfect, thanks."])
+def test_thanks_to_a_role_or_a_verdict_names_no_voice(said):
+    naming = Naming()
+    naming.heard(1, "The website is almost ready.", "S1", "S1")
+    assert naming.heard(2, said, "S2", "S2") == []
+
+
 def test_a_question_to_someone_names_the_new_voice_that_answers():
     naming = Naming()
     naming.heard(1, "Welcome. Carol, can you walk us through the budget?", "S1", "S1")

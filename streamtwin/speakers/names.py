@@ -83,7 +83,7 @@ class NameChange:
 
 
 def _a_name(name: str) -> bool:
-    return bool(name) and all(part.lower() not in say.NOT_NAMES and part.lower() not in _NOT_A_NAME
+    return bool(name) and all(not say.common_word(part) and part.lower() not in _NOT_A_NAME
                               for part in name.split())
 
 

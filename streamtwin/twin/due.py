@@ -15,12 +15,12 @@ MONTH = r"(?:january|february|march|april|may|june|july|august|september|october
 ORDINAL = r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
 _NOON = r"(?:noon|midday|lunchtime)"
 DUE = re.compile(
-    rf"\b(?:(?P<by>by|before|until|no later than)\s+|(?:on|for)\s+)?(?:the\s+)?("
+    rf"\b(?:(?P<by>by|before|until|no later than)\s+|(?:on|for|at|over|during)\s+)?(?:the\s+)?("
     rf"{_NOON}(?:\s+(?:tomorrow|today|on\s+{DAY}|{DAY}))?"
     rf"|(?:next\s+|this\s+)?{DAY}(?:,?\s+the\s+{ORDINAL}(?:\s+of\s+{MONTH})?)?"
     rf"(?:\s+(?:morning|afternoon|evening|at\s+{_NOON}))?"
     rf"|tomorrow(?:\s+(?:morning|afternoon|evening|at\s+{_NOON}))?|today|tonight|this\s+(?:morning|afternoon|evening)"
-    rf"|next\s+week|this\s+week|next\s+month|q[1-4]|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:quarter|year|day)"
+    rf"|(?:next|this)\s+(?:week|weekend|month|quarter)|the\s+weekend|q[1-4]|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:quarter|year|day)"
     rf"|in\s+(?:a|one|two|three|four|\d+)\s+(?:days?|weeks?)"
     rf"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:week|month|{MONTH})"
     rf"|within\s+(?:one|a|two|\d+)\s+(?:days?|weeks?)"
@@ -53,6 +53,6 @@ def task_and_due(task: str) -> tuple[str, str]:
     text = task
     for match in reversed(cut):
         text = text[: match.start()] + text[match.end() :]
-    text = re.sub(r"\b(?:please|yes|sure|okay|instead)\b,?", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:please|yes|(?<!make )sure|okay|instead)\b,?", "", text, flags=re.IGNORECASE)
     text = " ".join(text.strip(" ,.?!").split())
     return text, due

@@ -23,7 +23,7 @@ from typing import Any
 from streamtwin.twin import phrasings as say
 from streamtwin.twin.addressing import Addressing
 from streamtwin.twin.due import DATE, NOT_DATE, task_and_due
-from streamtwin.twin.heard import UNASSIGNED, key_words, overlap
+from streamtwin.twin.heard import UNASSIGNED, jaccard, key_words, overlap
 from streamtwin.twin.outcomes import OutcomeReader, same_entry
 from streamtwin.twin.phrasings import VOICE_LABEL, names, sentences
 
@@ -150,7 +150,9 @@ class RuleExtractor:
         return found[0] if found else ""
 
     def _action(self, sentence: str) -> None:
-        """Who is to do what, if this sentence says so."""
+        """Who is to do what, if this sentence says so (nobody, when it is only imagined)."""
+        if say.HEDGED.match(sentence):
+            return
         for pattern in (say.REQUEST, say.LATE_REQUEST, say.ACTION_ITEM_FOR, say.ACTION_ITEM_TO, say.LETS_HAVE,
                         say.IN_CHARGE):
             match = pattern.search(sentence)
@@ -159,6 +161,11 @@ class RuleExtractor:
                 asked = pattern not in (say.ACTION_ITEM_FOR, say.IN_CHARGE)
                 self._assigned(name, match.group("task"), sentence, asked=asked)
                 return
+        needs = say.NEEDS_DOING.match(sentence)
+        if self._named(needs):  # "Ben, the invoice still needs sending."
+            task = f"{needs.group('verb')} {needs.group('what')[:1].lower()}{needs.group('what')[1:]}{needs.group('rest')}"
+            self._assigned(self._named(needs), task, sentence, asked=True)
+            return
         them = say.CAN_THEY.match(sentence)
         if self._named(them) and them.group("task").split()[0].lower() in say.TASK_VERBS:
             self._assigned(self._named(them), them.group("task"), sentence, asked=True)  # "Can Eli book the van?"
@@ -215,7 +222,9 @@ class RuleExtractor:
             return
         mine = say.FIRST_PERSON.search(sentence)
         if mine:
-            self._first_person(mine.group("task"), sentence)
+            self._first_person(say.taken_on(mine), sentence)
+            return
+        if self._restated(sentence):
             return
         done_by = say.DONE_BY.search(sentence)
         last = self.items[-1] if self.items else None
@@ -235,6 +244,24 @@ class RuleExtractor:
                 self._asked_of = [*self._asked_of[1 - _KEPT_REQUESTS :], (task_and_due(task)[0], self.room.label)]
         self._item(task, name, sentence)
 
+    def _restated(self, sentence: str) -> bool:
+        """A task already given, said again with another person doing it: it is theirs now ("Change of plan:
+        Dev drafts the agenda.").  Not a report of what was done ("Ben sent the invoice yesterday.")."""
+        match = say.RESTATED.search(sentence)
+        name = self._named(match)
+        if not name or say.PAST.search(match.group("task")):
+            return False
+        text = task_and_due(match.group("task"))[0]
+        words = key_words(text)
+        item = next((item for item in reversed(self.items) if jaccard(key_words(item.text), words) >= 0.6), None)
+        if item is None or item.owner == name:
+            return False
+        self.room.person(name)
+        item.change("owner", name)
+        item.said_first_person = False
+        item.heard = self.room.utterances
+        return True
+
     def _reassign(self, name: str) -> None:
         """The newest task changes hands ("Actually, let Maria take that instead.")."""
         self.room.person(name)
@@ -246,7 +273,7 @@ class RuleExtractor:
         """"I'll do it." from another voice right after "Can someone ...?": the task is that voice's."""
         asked = self._someone
         mine = say.FIRST_PERSON.search(sentence)  # "Sure, I'll book it.": nothing but the task asked for
-        offered = say.VOLUNTEER.match(sentence) or (mine and say.REFERS_BACK.match(mine.group("task").strip()))
+        offered = say.VOLUNTEER.match(sentence) or (mine and say.REFERS_BACK.match(say.taken_on(mine).strip()))
         if asked is None or asked[1] < self.room.utterances - 2 or not offered:
             return False
         task, _, by = asked

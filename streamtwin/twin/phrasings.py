@@ -32,11 +32,44 @@ NOT_NAMES = frozenset(
     september october november december english now just maybe perhaps anyway look see come listen wait alright next
     finally still everyone everybody someone somebody anyone anybody all team guys folks morning afternoon evening
     back time nice hard easy good happy glad ready quick nothing everything something anything this that there
-    here it welcome""".split()
+    here it welcome don't doesn't didn't can't won't isn't aren't wasn't couldn't shouldn't wouldn't let's that's
+    it's i'm i'll i'd we'll we're they're you're there's here's what's who's """
+    # Said first as a sound, a verdict, a link or an oath, never to name anyone: "Oh, can you ...", "Perfect,
+    # please send ...", "Otherwise, could you ...", "Jesus, the server is down."; and nobody at all.
+    """oh ah uh um er erm hmm mm wow oops ooh yep yup nope nah gotcha cheers cool perfect awesome brilliant
+    excellent lovely fantastic super amazing wonderful terrific splendid correct true indeed exactly noted
+    understood absolutely definitely totally however meanwhile besides instead plus regardless anyhow otherwise
+    anyway though although likewise furthermore moreover lastly secondly thirdly apologies sure fine alright
+    nobody none god gosh jesus christ jeez geez blimey damn crikey """
+    # Who is spoken to by role, kinship or group, not by name: the voice that answers says who it is.
+    """sir madam maam boss mate buddy dude pal doc mum mom dad coach officer nurse chef
+    friends ladies gentlemen people class kids children students parents staff crew colleagues partner partners
+    marketing sales engineering support legal finance design ops operations management accounting security
+    product research""".split()
 )
+# Adverbs said as a request's first word ("Honestly, can you ...", "Ideally, please ..."): their endings are
+# no given name's (Emily, Kelly, Ashley and Stanley end otherwise).
+_ADVERB = re.compile(r"^(?:[a-z]{2,}(?:ally|ously|ently|antly|ately|ively|ctly|ibly|ably|fully|ingly|edly|essly|stly|"
+                     r"dly|kly|fly|ply|wly|uly|enly|rely|irly|arily|ckily|ppily|asily|rtly|tely|sely)|[a-z]{3,}arly)$")
+
+
+def common_word(word: str) -> bool:
+    """A word of conversation rather than a name, written with a capital or not."""
+    lower = word.lower()
+    return lower in NOT_NAMES or bool(_ADVERB.match(lower))
+
+
 _ASK = r"(?i:please|can you|could you|would you|will you|you will|you'll|can you please|could you please|" \
        r"i'd like you to|i would like you to|i need you to|i want you to|would you mind|" \
-       r"i'll need you to|i will need you to|i'm going to need you to)"
+       r"i'll need you to|i will need you to|i'm going to need you to|" \
+       r"(?:it would|it'd) be (?:great|good|helpful|nice) if you could|would it be possible (?:for you )?to|" \
+       r"i was hoping you could|i wonder if you could|(?:is there )?any chance you could|(?:could|can) i ask you to|" \
+       r"would you be able to|are you able to|do you mind(?! if\b)|make sure you)"
+# Said first, they make what follows imagined, not asked: "Ideally, Ben, repaint the fence.", "Otherwise, Ben, you'd
+# have to ...", "In an ideal world ...".
+_HEDGES = (r"(?i:ideally|hypothetically|theoretically|in theory|in an ideal world|in a perfect world|otherwise|"
+           r"eventually|one day|someday|some day)")
+HEDGED = re.compile(rf"^(?:(?i:so|and|but|well|i mean)[,]?\s+)?{_HEDGES}\b")
 _LEAD = r"(?:(?i:ok(?:ay)?|great|nice|good|so|and|right|then|yes|now|also|actually|well)[,.!]?\s+)*"
 
 # "<Name>, please fix ...", "<Name>, could you look into ...", "<Name>, I'd like you to draft ...".
@@ -79,6 +112,15 @@ ACTION_ITEM_TO = re.compile(rf"(?i:action items?|next steps?|to-?dos?|follow-?up
 # "Eli, you're in charge of the raffle.", "Carla is responsible for the press release."
 IN_CHARGE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),?\s+(?i:you're|you are|is|will be)\s+"
                        rf"(?P<task>(?i:in charge of|responsible for)\s+.+)")
+# "Ben, the invoice still needs sending (by Friday)": the thing that needs doing, asked of the one addressed.
+NEEDS_DOING = re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<what>(?i:the|our|my|your|this|that|these|those)\s+[^,]+?)"
+                         rf"\s+(?i:still\s+)?(?i:needs|need|wants)\s+(?P<verb>[a-z]+ing)\b(?P<rest>[^,?]*)")
+# "Scratch that, Carla is ordering the paint.", "Change of plan: Dev drafts the agenda.", "Ben, you collect the
+# keys.": a task already given, said again with someone else doing it (read only when it restates one).
+RESTATED = re.compile(rf"(?:^|[,:]\s*)(?:(?i:so|then|and|now|okay|ok|fine)[,]?\s+)?(?P<name>{NAME}),?\s+"
+                      rf"(?:(?i:is|you|will|can|should|'ll|'s)\s+)?(?P<task>[a-z][^?,:]*?)[.!]?$")
+PAST = re.compile(r"\b(?:already|yesterday|last (?:week|night|time|month)|earlier|ago)\b|^\w+ed\b|"
+                  r"^(?:sent|did|made|took|wrote|bought|got|gave|told|rang|paid|had|was|were)\b", re.IGNORECASE)
 # "Can Eli book the van?": a request about someone present (its verb one of :data:`TASK_VERBS`).
 CAN_THEY = re.compile(rf"^{_LEAD}(?i:can|could|will|would)\s+(?P<name>{NAME})\s+(?P<task>[a-z][^?]+)\?$")
 # "Lee to update the budget by Q3." (minutes style): a known person, or a task with a deadline.
@@ -89,27 +131,52 @@ LETS_HAVE = re.compile(
 )
 # "<Name> will ...", "<Name> is going to ...", "So <Name> can ...", "My manager, Daniel, will ..."
 NAME_WILL = re.compile(
-    rf"(?:^|,\s*|\bso\s+|\bno,?\s+)(?P<name>{NAME})(?:,?\s+(?i:will|is going to|can|should)|(?i:'s going to|'ll))"
+    rf"(?:^|,\s*(?:and\s+)?|\bso\s+|\bno,?\s+)(?P<name>{NAME})"
+    rf"(?:,?\s+(?i:will|is going to|can|should)|(?i:'s going to|'ll))"
     rf"\s+(?!be\b)(?P<task>.+)"
 )
-# "I'll ...", "My job is to ...", "I'm in charge of ...", "Let me look into ..." (not "I'll be honest", "I'll try.")
+# "I'll ...", "My job is to ...", "I'm in charge of ...", "Let me look into ...", "I'm happy to ...", "I need to ...",
+# "I plan to ...", "I'm taking care of ...", "Leave the catering to me." (not "I'll be honest", "I'll try.",
+# "I need to leave early", "I have to say ...", "I'd be happy to help if needed", "I'll leave that to you").
+_NOT_A_TASK = (r"(?!be\b(?!\s+\w+ing\b))(?!try(?: my best)?[.!]?$)(?!help\b\s*(?:[.!,]|if\b|$))"
+               r"(?!leave (?:that|it|this) (?:to|with) you\b)")
 FIRST_PERSON = re.compile(
-    r"\b(?:(?:i will|i'll|i am going to|i'm going to|i can)\s+(?!be\s+(?!\w+ing\b))(?!try(?: my best)?[.!]?$)|"
-    r"my (?:job|task|action item) is to\s+|(?:i'm|i am)\s+(?=(?:in charge of|responsible for)\s)|"
-    r"let me\s+(?=(?:look into|follow up|find out|chase|sort out|take care of|get back to|draft|write|send|book|"
-    r"call|email|ring)\b))(?P<task>.+)", re.IGNORECASE)
+    rf"\b(?:(?:i will|i'll|i am going to|i'm going to|i'm gonna|i am gonna|i can|i'm happy to|i am happy to|"
+    rf"i'd be happy to|i'm glad to|i plan to|i'm planning to|i am planning to|i intend to|i volunteer to|"
+    rf"i should be able to)\s+(?:go ahead and\s+)?{_NOT_A_TASK}(?!make it\b)|"
+    rf"(?:i need to|i have to|i've got to|i must|i still need to|i still have to)\s+{_NOT_A_TASK}"
+    rf"(?!(?:leave|go|say|admit|think|run|head off|dash|apologi[sz]e|ask|tell you)\b)|"
+    rf"my (?:job|task|action item) is to\s+|(?:i'm|i am)\s+(?=(?:in charge of|responsible for|taking care of|"
+    rf"handling|sorting out|organi[sz]ing)\s)|"
+    rf"let me\s+(?=(?:look into|follow up|find out|chase|sort out|take care of|get back to|draft|write|send|book|"
+    rf"call|email|ring|update|set up|fix|order|organi[sz]e|prepare|print|schedule|arrange|contact|phone|invite|"
+    rf"confirm|collect|clean|tidy)\b))(?P<task>.+)"
+    r"|^(?:\w+,\s+)?leave (?P<left>(?:the|our|my|this|that) [^,.?!]+?) (?:to|with) me\b"
+    r"|\bi(?:'ve| have) got (?P<covered>(?:the|our|my|this|that) [^,.?!]+?) (?:covered|sorted|in hand)\b",
+    re.IGNORECASE)
+
+
+def taken_on(mine: re.Match[str]) -> str:
+    """The task a :data:`FIRST_PERSON` match takes on ("the catering" of "Leave the catering to me.")."""
+    return mine.group("task") or mine.group("left") or mine.group("covered")
 BARE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+)")
 # "Can someone call the plumber?", "Could anyone ...", "Who can ...?", "We need someone to ..."
 SOMEONE = re.compile(
     r"\b(?:(?:can|could|would|will)\s+(?:someone|somebody|anyone|anybody)|who can|who will|who wants to|"
     r"who(?: is|'s) going to|who'll|"
-    r"(?:we )?need (?:someone|somebody) to|(?:someone|somebody) (?:needs|has) to)\s+(?P<task>.+)",
+    r"(?:we )?need (?:someone|somebody) to|(?:someone|somebody) (?:needs|has) to|any volunteers to|"
+    r"(?:i|we) need a volunteer to|(?:is|are) (?:anyone|anybody|any of you) (?:free|able|around|available|willing) to|"
+    r"does (?:anyone|anybody) have (?:the )?time to|(?:can|could|would) one of you|who(?: is|'s) (?:free|able) to)"
+    r"\s+(?P<task>.+)",
     re.IGNORECASE,
 )
-# "I'll do it.", "I can take that.", "Sure, I'll handle it."
+# "I'll do it.", "I can take them.", "Happy to do that.", "On it.", "Leave it with me.", "Count me in.", "Me."
 VOLUNTEER = re.compile(
-    r"^(?:(?:yes|yeah|sure|okay|ok|fine)[,.!]?\s+)?(?:i'll|i will|i can|let me)\s+(?:do|take|handle|cover)\s+"
-    r"(?:it|that|this)\b",
+    r"^(?:(?:yes|yeah|yep|sure|okay|ok|fine|absolutely|of course|no problem)[,.!]?\s+)*"
+    r"(?:(?:i'll|i will|i can|let me|i'm happy to|i'd be happy to|happy to|glad to|i don't mind)\s+"
+    r"(?:do|take|handle|cover|own|sort|grab)\s+(?:it|that|this|them|those)\b|(?:i'm |i am )?on it\b|"
+    r"leave it (?:with|to) me\b|count me in\b|i(?:'ve)? got (?:it|this|that)\b|consider it done\b|"
+    r"i'll take care of (?:it|that|this|them)\b|(?:me|i will|i'll|i can|i do|i'm free)[.!]?$)",
     re.IGNORECASE,
 )
 # The task of a reassignment: "take that", "do it", "handle this", "own that"...
@@ -183,10 +250,10 @@ def names(candidates: list[str]) -> list[str]:
     """The candidates that are names: written as one and no common word ("Okay Tom" gives "Tom")."""
     out = []
     for name in candidates:
-        words = [w for w in name.split() if w.lower() not in NOT_NAMES]
+        words = [w for w in name.split() if not common_word(w)]
         if words and len(words) == len(name.split()):
             out.append(name)
-        elif words and name.split()[0].lower() in NOT_NAMES and len(words) == 1:
+        elif words and common_word(name.split()[0]) and len(words) == 1:
             out.append(words[0])
     return out
 
@@ -203,7 +270,7 @@ def without_aside(task: str) -> str:
 
 # A promise that names nothing but what was just given: "I'll get them done", "I'll do it by Friday".
 REFERS_BACK = re.compile(r"^(?:\w+\s+)?(?:it|them|that|this|those|these)(?:\s+(?:done|ready|sorted|over|back|out|"
-                         r"finished|off))?\s*(?:$|\b(?:by|before|on|until|today|tonight|tomorrow)\b)", re.IGNORECASE)
+                         r"finished|off))?\s*(?:[.!]?$|\b(?:by|before|on|until|today|tonight|tomorrow)\b)", re.IGNORECASE)
 
 
 # What a statement is about: "The release checklist is out of date." -> "the release checklist".
