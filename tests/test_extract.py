@@ -510,6 +510,21 @@ def test_a_contracted_denial_decides_nothing_and_minutes_style_names_are_people(
     ("The Friday demo is postponed to next week.", "The Friday demo is postponed to next week"),
     ("We're not doing the mobile app this year.", "We're not doing the mobile app this year"),
     ("Okay, we're dropping the print edition.", "we're dropping the print edition"),
+    # Announced, certain, kept, settled by someone with the say (2026-12-07: 2 of 20 of a fresh set were read)
+    ("Okay, the budget stays at ten thousand.", "the budget stays at ten thousand"),
+    ("Right, Tuesday it is then for the launch.", "Tuesday for the launch"),
+    ("So that's a yes on the new logo.", "the new logo"),
+    ("Let's make it official: the office closes at five on Fridays.", "the office closes at five on Fridays"),
+    ("Fine, we'll keep the old pricing for now.", "we'll keep the old pricing for now"),
+    ("The consensus seems to be that we hire two juniors.", "we hire two juniors"),
+    ("The vote is in: the blue design wins.", "the blue design wins"),
+    ("I think we're all on the same page: no new hires until June.", "no new hires until June"),
+    ("Decision made, we switch to the new supplier.", "we switch to the new supplier"),
+    ("It's a go for the pilot in Leeds.", "the pilot in Leeds"),
+    ("We'll go for the cheaper venue, then.", "go for the cheaper venue"),
+    ("OK, final answer: we ship on the first.", "we ship on the first"),
+    ("We're definitely keeping the night shift.", "We're definitely keeping the night shift"),
+    ("The committee approved the new playground.", "the new playground"),
 ])
 def test_everyday_ways_of_saying_a_decision(said, decided):
     assert [d.lower() for d in draft_of(said)["decisions"]] == [decided.lower()]
@@ -528,6 +543,8 @@ def test_everyday_ways_of_saying_a_decision(said, decided):
     ("So we're going to open the second ward on Monday.", "Sounds good.", "open the second ward on Monday"),
     ("We need a second van for the kit.", "Deal.", "We need a second van for the kit"),
     ("Okay, let's keep the old logo for the fair.", "Sounds like a plan.", "let's keep the old logo for the fair"),
+    ("Can we agree to freeze features next week?", "Yes, agreed.", "freeze features next week"),
+    ("Let's do the picnic on Saturday.", "Sounds good.", "Let's do the picnic on Saturday"),
 ])
 def test_a_proposal_taken_up_is_a_decision(proposed, reply, decided):
     assert draft_of(proposed, reply)["decisions"] == [decided[0].upper() + decided[1:]]
@@ -560,6 +577,10 @@ def test_a_proposal_refused_or_answered_in_passing_decides_nothing(asked, reply)
     "Back in 2019 we approved a similar plan.", "Sorry, my train is cancelled.", "We landed on Tuesday night.",
     "We're dropping off the kids at nine.", "I agree.", "Everyone agrees the coffee is terrible.",
     "Our call is at three.", "Going with the flow, as always.",
+    # the meeting's own course, said after a closing word
+    "Okay, we're waiting for Tom.", "Right, we're looking at the sales chart now.", "Great, we're getting there.",
+    "Alright, we're moving on to the next item.", "Right, we'll take a short break.", "Okay, we'll start with "
+    "introductions.", "Then we'll go through the slides.", "The vote is in two weeks.", "That's a yes from me.",
 ])
 def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     assert draft_of(said)["decisions"] == []
@@ -597,6 +618,15 @@ def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     ("Whether we can afford a second server is still an open question.", "Whether we can afford a second server"),
     ("Who pays for the drinks is an open question.", "Who pays for the drinks"),
     ("I don't have an answer yet on the shipping costs.", "the shipping costs"),
+    # 2026-12-07: 1 of 10 of a fresh set was read
+    ("We still haven't worked out who pays for the van.", "who pays for the van"),
+    ("The catering is still a big question mark.", "The catering"),
+    ("I'm not sure about the budget for the party yet.", "the budget for the party"),
+    ("The date for the move is yet to be decided.", "The date for the move"),
+    ("There's still the question of parking.", "parking"),
+    ("Let's leave the uniform question for next time.", "the uniform question"),
+    ("We haven't got an answer on the insurance.", "the insurance"),
+    ("It depends on whether the council says yes.", "whether the council says yes"),
 ])
 def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     assert draft_of(said)["open_questions"] == [open_question]
@@ -615,6 +645,7 @@ def test_everyday_ways_of_leaving_a_question_open(said, open_question):
     ("Who pays for the skip?", "Let's take that offline."),
     ("Who's going to own the migration?", "Nobody's sure yet."),
     ("Do we need a lawyer for this?", "Good question, I don't know."),
+    ("Who's going to chair the next meeting?", "Good question, let's see."),
 ])
 def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_off):
     assert draft_of(asked, put_off)["open_questions"] == [asked]

@@ -26,6 +26,13 @@ DECISION = re.compile(
     r"(?<!\bto )decided (?:that|on)|we(?:'re| are) going ahead with|"
     r"we(?:'ve| have) made (?:the|a|our) (?:call|decision)"
     r"(?: to| on)?|"
+    # An announcement said before what it settles: "Decision made, we switch ...", "Final answer: we ship ...",
+    # "The vote is in: ...", "Let's make it official: ...", "We're all on the same page: ...".
+    r"decision made(?=[:,])|final answer(?=:)|the vote is in(?=:)|(?:let's make it|it's|it is) official(?=:)|"
+    r"we(?:'re| are) (?:all )?on the same page(?=:)|(?:the )?consensus (?:seems to be|is)(?= that\b)|"
+    # Someone with the say settling it: "The committee approved the new playground."
+    r"(?:the|our) (?:committee|board|council|client|management|director|boss|panel|trust|school|owners?)\s+"
+    r"(?:has |have )?(?:approved|signed off on|green-?lit|rejected|decided(?: on)?)|"
     # The room agreeing, or keeping, ruling out, landing on: "We all agree that ...", "Everyone agrees we ...",
     # "We'll stick with Postgres.", "We've signed off on the logo.", "We came to the conclusion that ..."
     r"(?:we\s+all|we|everyone|everybody)\s+agrees?(?:\s+(?:that|on)\b|(?=\s+we\b))|"
@@ -38,7 +45,9 @@ DECISION = re.compile(
     r"(?:let's|we'll|we will|we've|we have)\s+lock(?:ed)?\s+in|"
     r"^(?:(?:so|okay|ok|right|alright)[,]?\s+)?going\s+with(?!\s+the\s+flow\b)|"
     # A rule from now on: "From now on, every pull request needs two reviews.", "Going forward, we ..."
-    r"^(?:(?:so|okay|ok|right|and)[,]?\s+)?(?:from now on|going forward|from today|as of (?:today|now|next week)))"
+    r"^(?:(?:so|okay|ok|right|and)[,]?\s+)?(?:from now on|going forward|from today|as of (?:today|now|next week))|"
+    # "That's a yes on the new logo.", "It's a go for the pilot."
+    r"(?:that's|that is|it's|it is) a (?:yes|go|no)(?= (?:on|for|to)\b))"
     r"\b[:,]?\s*(?P<what>.*)",
     re.IGNORECASE,
 )
@@ -46,10 +55,27 @@ DECISION = re.compile(
 # "The venue is final.".  A pointer ("That's final.") means the sentence before.  One person's things are not the
 # room's decisions: "My train is cancelled."
 _SETTLED = r"(?:decided|agreed|final|settled|official)"
+# Verbs of a choice made (and their -ing forms): what "Fine, we'll ..." settles.
+_CHOICE = (r"(?:keep|stick with|switch|drop|cut|hire|cancel|postpone|delay|freeze|raise|lower|close|buy|rent|choose|"
+           r"pick|launch|ship|use|skip|go (?:with|for|ahead)|move (?!on\b)(?:\w+\s+){1,4}?to|"
+           r"keeping|sticking with|switching|dropping|cutting|hiring|cancell?ing|postponing|delaying|freezing|raising|"
+           r"lowering|closing|buying|renting|choosing|picking|launching|shipping|using|skipping|"
+           r"going (?:with|for|ahead)|moving (?!on\b)(?:\w+\s+){1,4}?to)")
 DECIDED_WHOLE = (
     # A conclusion of the room's: "Okay, so we'll keep the old supplier.", "We'll meet on Fridays, then."
     re.compile(r"^(?:(?:ok(?:ay)?|alright|all right|right|good|fine)[,.]?\s+)?so,?\s+we(?:'ll| will|'re going to|"
                r"are going to)\s+(?!need\b|have to\b|see\b|be\b|talk\b|hear\b)(?P<what>[^?]+?)[.!]$", re.IGNORECASE),
+    # "Fine, we'll keep the old pricing for now.", "Okay, we're switching to the new supplier.", "We're definitely
+    # keeping the night shift.": a closing word (or a certainty) before a choice of ours (not "Okay, we'll take a
+    # break.", "Right, we're looking at the chart.": the meeting's own course).
+    re.compile(rf"^(?:(?:(?:ok(?:ay)?|alright|all right|right|fine|good|great|then)[,.]?\s+)+(?:so,?\s+)?"
+               rf"(?:then,?\s+)?(?=we)|(?=we(?:'re| are| will|'ll) (?:definitely|certainly)\b))"
+               rf"(?P<what>we(?:'ll| will|'re going to| are going to|'re| are)\s+(?:definitely\s+|certainly\s+)?"
+               rf"(?:not\s+)?{_CHOICE}\b[^?]*?)[.!]$", re.IGNORECASE),
+    # "The budget stays at ten thousand.", "The rota remains as it is."
+    re.compile(r"^(?:(?:ok(?:ay)?|alright|right|so|fine|then)[,.]?\s+)*(?P<what>(?:the|our)\s+[^?,]+?\s+"
+               r"(?:stays|remains|will stay|will remain)\s+(?:at|as|the same|unchanged|in place|where)\b[^?]*?)[.!]$",
+               re.IGNORECASE),
     re.compile(r"^we(?:'ll| will)\s+(?!need\b|have to\b|see\b|be\b|talk\b)(?P<what>[^?]+?),?\s+then[.!]$",
                re.IGNORECASE),
     # "The new budget is approved.", "The venue has been confirmed.", "The demo is postponed to next week.": the
@@ -61,7 +87,8 @@ DECIDED_WHOLE = (
     re.compile(r"^(?:(?:so|okay|ok|right|alright)[,]?\s+)?(?P<what>we(?:'re| are)\s+(?:not\s+(?:doing|going ahead "
                r"with|pursuing)|dropping(?!\s+(?:off|by|in)\b)|scrapping|shelving|cancell?ing|postponing)\s+[^?]+?|"
                r"we\s+won't\s+be\s+(?:doing|pursuing)\s+[^?]+?)[.!]$", re.IGNORECASE),
-    re.compile(r"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]+?),?\s+it is(?:,?\s+then)?[.!]$", re.IGNORECASE),
+    re.compile(r"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]+?),?\s+it is(?:,?\s+then)?"
+               r"(?P<more>\s+for\s+[^?]+?)?[.!]$", re.IGNORECASE),
     re.compile(rf"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]*?)[,:;]?\s*\b(?:that's|that is|it's|it is)\s+"
                rf"(?:now\s+|all\s+)?{_SETTLED}(?:,?\s+then)?[.!]$", re.IGNORECASE),
     re.compile(rf"^(?:so,?\s+)?(?P<what>[^?]+?)\s+(?:is|are)\s+(?:now\s+)?{_SETTLED}[.!]$", re.IGNORECASE),
@@ -73,7 +100,8 @@ NOTHING = re.compile(r"^(?:nothing|none|not much)\b|\b(?:what|how|where|who|why|
 # A proposal put to the room, and a reply that takes it up: "Should we move the stand-up to ten?" - "Yes, let's do
 # that." (a bare "yes" or "sure" answers many questions that propose nothing, so it is not enough).
 PROPOSAL = re.compile(r"^(?:so|and|then|okay|ok)?,?\s*(?:should we|shall we|why don't we|how about we|what if we|"
-                      r"do we want to|maybe we should)\s+(?P<what>[^?]+)\?$", re.IGNORECASE)
+                      r"do we want to|maybe we should|can we (?:all )?agree (?:to|that|on)|"
+                      r"are we (?:all )?agreed (?:to|that|on)|do we all agree (?:to|that|on))\s+(?P<what>[^?]+)\?$", re.IGNORECASE)
 # Said as a statement, a proposal too waits for the reply: "I suggest we rent two vans." - "Makes sense."
 PROPOSED = re.compile(
     r"^(?:so|and|then|okay|ok|well)?,?\s*(?:i(?:'d| would)? suggest|i(?:'d| would)? propose|my suggestion is|"
@@ -113,7 +141,8 @@ UNSETTLED = (
                r"(?:isn't|is not|aren't|are not)(?=\s+\w+(?:\s+on)?\s+yet\b))\s+(?:decided|settled|agreed|confirmed|"
                r"finali[sz]ed)\b", re.IGNORECASE),
     # "I don't have an answer yet on the shipping costs."
-    re.compile(r"\b(?:i|we)\s+(?:don't|do not)\s+have\s+an?\s+answer\s+(?:yet\s+)?(?:on|about|for|to)\s+"
+    re.compile(r"\b(?:i|we)\s+(?:still\s+)?(?:don't have|do not have|haven't got|have not got|haven't had|have no)\s+"
+               r"(?:an?\s+)?answers?\s+(?:yet\s+)?(?:on|about|for|to)\s+"
                r"(?P<what>.+)", re.IGNORECASE),
     re.compile(_THE_MATTER + r"\s+(?:still\s+)?remains?\s+(?:open|unresolved|unclear|"
                r"undecided|an open (?:question|point|issue))\b", re.IGNORECASE),
@@ -121,13 +150,25 @@ UNSETTLED = (
                r"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(rf"\b(?:(?:we|i)\s+(?:still\s+)?(?:don't|do not)|nobody|no one)\s+(?:yet\s+|really\s+)?knows?\s+"
                rf"(?:yet\s+)?(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
-    re.compile(r"\bwe\s+(?:haven't|have not|didn't|did not)\s+(?:yet\s+)?(?:decided|agreed on|settled on|worked out|"
+    re.compile(r"\bwe\s+(?:still\s+)?(?:haven't|have not|didn't|did not)\s+(?:yet\s+)?(?:decided|agreed on|settled on|worked out|"
                r"figured out)\s+(?:yet\s+)?(?:whether\s+|if\s+)?(?P<what>.+?)(?:\s+yet)?[.!]?$", re.IGNORECASE),
     re.compile(rf"\b(?:it's|it is)\s+(?:still\s+)?(?:unclear|not clear|not decided|undecided)\s+(?:yet\s+)?"
                rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(rf"\b(?:we're|we are|i'm|i am|nobody is|no one is)\s+(?:still\s+)?(?:not\s+)?(?:sure|certain)\s+"
                rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bremains to be seen\s+(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    # "The catering is still a big question mark.", "The date for the move is yet to be decided."
+    re.compile(_THE_MATTER + r"(?:\s+is|\s+are|'s)\s+(?:still\s+)?(?:a\s+(?:big\s+|bit of a\s+)?question mark|"
+               r"yet to be (?:decided|settled|agreed|confirmed|finali[sz]ed)|anyone's guess)\b", re.IGNORECASE),
+    # "There's still the question of parking."
+    re.compile(r"\bthere(?:'s| is)\s+(?:still|also)\s+the\s+(?:open\s+)?(?:question|issue|matter)\s+of\s+"
+               r"(?P<what>.+)", re.IGNORECASE),
+    # "I'm not sure about the budget for the party yet."
+    re.compile(r"\b(?:i'm|i am|we're|we are)\s+(?:still\s+)?not\s+(?:sure|certain|clear)\s+(?:yet\s+)?about\s+"
+               r"(?P<what>.+?)(?:\s+yet)?[.!]?$", re.IGNORECASE),
+    # "It depends on whether the council says yes."
+    re.compile(r"^(?:well,?\s+|so,?\s+)?(?:it|that|this)\s+(?:all\s+)?depends\s+on\s+(?P<what>(?:whether|if|what|"
+               r"how|who|when)\b.+)", re.IGNORECASE),
     # "The venue is still TBD.", "The budget is pending.", "The rota is on hold until ...".
     re.compile(_THE_MATTER + r"(?:\s+is|\s+are|'s)\s+(?:still\s+)?(?:tbd|tbc|to be "
                r"confirmed|to be determined|pending|on hold)\b(?=\s*(?:[.!,]|$|for now|until|at the moment))",
@@ -153,7 +194,8 @@ NOBODY_KNOWS = re.compile(
     r"^(?:(?:well|hmm|honestly|um|so|sorry|yeah|to be honest|good question)[,.]?\s+)*(?:i\s+(?:really\s+|"
     r"honestly\s+)?(?:don't|do not) know|(?:i have\s+)?no idea|(?:i'm|i am)\s+not sure|not sure|hard to say|"
     r"nobody knows|(?:nobody|no one)(?:'s| is)\s+(?:really\s+)?sure|"
-    r"no one knows|we (?:don't|do not) know|(?:that's|that is) (?:still )?(?:unclear|not clear)|no clue)"
+    r"no one knows|we (?:don't|do not) know|(?:that's|that is) (?:still )?(?:unclear|not clear)|no clue|"
+    r"good question(?:,?\s+(?:let's|we'll) see)?|(?:let's|we'll) see|who knows|your guess is as good as mine)"
     r"(?:\s+yet)?(?:,?\s+(?:honestly|to be honest|really|either|yet))?[.!]*$", re.IGNORECASE)
 # A question to the room (not "do you want tea?"): a wh-question, or one about what we or it will do.
 TO_THE_ROOM = re.compile(
@@ -167,10 +209,10 @@ TO_THE_ROOM = re.compile(
 _TOPIC = (r"(?:(?:the|this|that)\s+(?:\w+\s+)?(?:question|topic|issue|point|matter|discussion|subject)\b.*?"
           r"|it|this|that)")
 DEFERRED = re.compile(
-    rf"\b(?:let's|let us|we'll|we will|we can|we should|we need to)\s+(?:(?:park|table)\s+(?P<topic>{_TOPIC})|"
+    rf"\b(?:let's|let us|we'll|we will|we can|we should|we need to)\s+(?:(?:park|table|leave)\s+(?P<topic>{_TOPIC})|"
     r"take\s+(?P<offline>it|this|that|(?:the|this|that)\s+\w+(?:\s+\w+)?)\s+offline|"
     r"(?:come back to|circle back to|circle back on|revisit|pick up)\s+(?P<what>.+?))"
-    r"(?:\s+(?:next|later|tomorrow|on|in|at|after|until|when|once|before)\b.*)?[.!]?$",
+    r"(?:\s+(?:next|later|tomorrow|on|in|at|after|until|when|once|before|for)\b.*)?[.!]?$",
     re.IGNORECASE,
 )
 POINTS_BACK = re.compile(r"^(?:this|that|it|this one|that one|(?:this|that|the) (?:question|point|topic|issue))$",
@@ -194,7 +236,7 @@ def decided_whole(sentence: str) -> str | None:
     for pattern in DECIDED_WHOLE:
         match = pattern.search(sentence)
         if match:
-            what = match.group("what").strip(" .,:;")
+            what = (match.group("what") + (match.groupdict().get("more") or "")).strip(" .,:;")  # "... for the launch"
             if NOTHING.search(what) or DENIED.search(what + " ") or MINE.search(what):
                 return None  # "Nothing is decided yet.", "What time it is."
             return "" if POINTS_BACK.match(what) or not what else what

@@ -57,7 +57,8 @@ class OutcomeReader:
             self._proposal = None
             return True
         stated_at, stated = self._stated
-        if stated and stated_at == utterance - 1 and say.SETTLES.match(sentence):
+        proposed = stated.lower().startswith(("let's ", "let us "))  # "Let's do the picnic." - "Sounds good."
+        if stated and stated_at == utterance - 1 and (say.SETTLES.match(sentence) or proposed and say.ACCEPT.match(sentence)):
             self._decided(re.sub(r"^(?:(?:so|okay|ok|and|well|then)[,]?\s+)+", "", stated, flags=re.IGNORECASE))
             self._stated = (-1, "")
             return True
@@ -74,7 +75,7 @@ class OutcomeReader:
             return
         if say.denied(sentence, match.start()) or say.NOT_NOW.search(sentence[: match.start()]):
             return  # "We have not agreed ...", "If we went with ...", "Last year we went with ..." decide nothing
-        what = re.sub(r"^(?:.*?:\s*|that\s+|then,?\s+)", "", match.group("what")).strip(" .:,")
+        what = re.sub(r"^(?:.*?:\s*|that\s+|then,?\s+|on\s+|for\s+)", "", match.group("what")).strip(" .:,")
         if len(key_words(what)) < 2 and following and not (what.lower().startswith("to ") and key_words(what)):
             # "We decided one thing already. The first version ...": what was decided comes next,
             # with the fragments speech recognition split off it ("20,000 for online ads. and no print ads.");
