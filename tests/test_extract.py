@@ -95,6 +95,9 @@ def test_a_word_of_conversation_before_a_request_is_nobody(opening):
 def test_an_exclamation_or_nobody_is_no_person_and_an_opening_sound_hides_no_task():
     assert draft_of("Jesus, the server is down again.", "Nobody will call the client.") == {
         "people": [], "action_items": [], "decisions": [], "open_questions": []}
+    assert draft_of("Yesterday, I fixed the printer.", "Agree, we should go.", "Mrs, can you help?")["people"] == []
+    assert draft_of("Mrs Patel, please sign the form.")["action_items"] == [
+        {"text": "sign the form", "owner": "Mrs Patel", "due": ""}]
     assert draft_of("Oh, and Dana will order lunch.")["action_items"] == [
         {"text": "order lunch", "owner": "Dana", "due": ""}]
 

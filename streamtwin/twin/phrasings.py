@@ -40,9 +40,11 @@ NOT_NAMES = frozenset(
     excellent lovely fantastic super amazing wonderful terrific splendid correct true indeed exactly noted
     understood absolutely definitely totally however meanwhile besides instead plus regardless anyhow otherwise
     anyway though although likewise furthermore moreover lastly secondly thirdly apologies sure fine alright
-    nobody none god gosh jesus christ jeez geez blimey damn crikey """
+    nobody none god gosh jesus christ jeez geez blimey damn crikey agree disagree """
+    # When, said first: "Yesterday, I fixed the printer.", "Week two, we start the tiling."
+    """yesterday week weekend month year day night noon midnight tonight later earlier soon life """
     # Who is spoken to by role, kinship or group, not by name: the voice that answers says who it is.
-    """sir madam maam boss mate buddy dude pal doc mum mom dad coach officer nurse chef
+    """mr mrs ms miss sir madam maam boss mate buddy dude pal doc mum mom dad coach officer nurse chef
     friends ladies gentlemen people class kids children students parents staff crew colleagues partner partners
     marketing sales engineering support legal finance design ops operations management accounting security
     product research""".split()
@@ -51,6 +53,9 @@ NOT_NAMES = frozenset(
 # no given name's (Emily, Kelly, Ashley and Stanley end otherwise).
 _ADVERB = re.compile(r"^(?:[a-z]{2,}(?:ally|ously|ently|antly|ately|ively|ctly|ibly|ably|fully|ingly|edly|essly|stly|"
                      r"dly|kly|fly|ply|wly|uly|enly|rely|irly|arily|ckily|ppily|asily|rtly|tely|sely)|[a-z]{3,}arly)$")
+
+
+_TITLES = frozenset({"mr", "mrs", "ms", "miss"})
 
 
 def common_word(word: str) -> bool:
@@ -253,6 +258,8 @@ def names(candidates: list[str]) -> list[str]:
         words = [w for w in name.split() if not common_word(w)]
         if words and len(words) == len(name.split()):
             out.append(name)
+        elif len(words) == 1 and name.split()[0].lower() in _TITLES:
+            out.append(name)  # "Mrs Patel" (but "Mrs" alone is nobody)
         elif words and common_word(name.split()[0]) and len(words) == 1:
             out.append(words[0])
     return out
