@@ -276,3 +276,47 @@ def test_what_was_decided_about_a_topic_answers_with_that_decision_or_lets_the_t
     # Nothing decided about the mobile version in the twin: no "No decisions so far", the transcript answers.
     assert twin_answer("Assistant, what did we decide about the mobile version?", state) == ""
     assert twin_answer("Assistant, what did we decide?", {**empty_state()}) == "No decisions so far."
+
+
+_TASKS = {**STATE, "people": [{"name": "Tom"}, {"name": "Priya"}, {"name": "Ana"}], "action_items": [
+    {"id": "a1", "text": "book the venue", "owner": "Tom", "due": "Friday"},
+    {"id": "a2", "text": "send the invoices to the client", "owner": "Priya", "due": "Monday"},
+    {"id": "a3", "text": "order the name badges", "owner": "Ana", "due": ""},
+]}
+
+
+@pytest.mark.parametrize("question, asker, task", [
+    ("What does Tom have to do?", "", "book the venue"),
+    ("What is Tom supposed to do?", "", "book the venue"),
+    ("Anything for Priya?", "", "send the invoices"),
+    ("What's Priya handling?", "", "send the invoices"),
+    ("What did Priya take on?", "", "send the invoices"),
+    ("What has Ana got to do?", "", "order the name badges"),
+    ("What's Tom's job?", "", "book the venue"),
+    ("What was I supposed to do?", "Tom", "book the venue"),
+    ("Do I have anything?", "Priya", "send the invoices"),
+    ("Anything for me?", "Tom", "book the venue"),
+    ("By when do the invoices go out?", "", "send the invoices"),
+])
+def test_everyday_questions_about_someones_tasks_get_just_theirs(question, asker, task):
+    from streamtwin.assistant.answers import twin_answer
+
+    answer = twin_answer(question, _TASKS, asker)
+    assert task in answer and answer.count(":") == 2  # "Action items: <owner>: <task>": that one task alone
+
+
+@pytest.mark.parametrize("question, asker", [
+    ("Did Tom finish his job application?", ""), ("What did Tom say about the budget?", ""),
+    ("When is Tom's flight?", ""), ("Do I have the slides?", "Tom"),
+])
+def test_a_question_that_names_someone_without_asking_for_their_tasks_gets_no_task_list(question, asker):
+    from streamtwin.assistant.answers import twin_answer
+
+    assert twin_answer(question, _TASKS, asker) == ""
+
+
+def test_a_when_question_about_a_task_with_no_day_is_left_to_what_was_said():
+    from streamtwin.assistant.answers import twin_answer
+
+    assert twin_answer("When are the badges coming?", _TASKS) == ""  # Ana's task holds no day
+    assert twin_answer("When is the venue booked?", _TASKS) == "Action items: Tom: book the venue (due Friday)."

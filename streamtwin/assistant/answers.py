@@ -118,7 +118,11 @@ def _asked(question: str) -> set[str]:
     return key_words(question) - key_words("assistant action items tasks who owns what")
 
 
-_WORKS_ON = re.compile(r"\b(?:working on|work on|doing|busy with|responsible for)\b")
+# A question about someone's tasks: "what is Tom working on?", "what does Tom have to do?", "anything for Priya?",
+# "what did Priya take on?", "what's Ana handling?", "Tom's tasks?"
+_WORKS_ON = re.compile(r"\b(?:working on|work on|doing|busy with|responsible for|(?:have|has|got|supposed|need|needs) to do|"
+                       r"sign(?:ed)? up for|t(?:a|oo)ken? on|handling|looking after|on the hook for|anything for|"
+                       r"'s jobs?|tasks?|to-?dos?|action items?|plate)\b")
 
 
 def person_asked(question: str, state: dict[str, Any]) -> str:
@@ -128,10 +132,12 @@ def person_asked(question: str, state: dict[str, Any]) -> str:
     return next((n for n in names if not names_nobody(n) and set(name_tokens(n)) & said), "")
 
 
+_WHEN = re.compile(r"\bwhen\b|\bwhat day\b", re.IGNORECASE)
 # "How many volunteers do we need?" wants a number said, not the task that mentions volunteers.
 _COUNT = re.compile(r"\bhow (?:many|much|far|long|often|old|big)\b", re.IGNORECASE)
 # The asker's own tasks: "what did I promise to do?", "what do I have to do?", "what's on my plate?"
-_MINE = re.compile(r"\bwhat (?:did|do|have|must|should|shall|will) i\b|\bwhat am i\b|\bon my plate\b|"
+_MINE = re.compile(r"\bwhat (?:did|do|have|must|should|shall|will|was) i\b|\bwhat am i\b|\bon my plate\b|"
+                   r"\b(?:do|did) i have anything\b|\bwhat's mine\b|\banything for me\b|\bam i doing anything\b|"
                    r"\bmy (?:tasks|action items|to-?dos?|jobs)\b", re.IGNORECASE)
 
 
@@ -142,7 +148,7 @@ def named_items(question: str, state: dict[str, Any]) -> list[dict[str, str]]:
     antibiotics for bed eight"); or a person's, when it asks what they work on ("what is Tom working on
     today?")."""
     asked = _asked(question)
-    who = bool(re.search(r"\bwho\b", question, re.IGNORECASE))
+    who = bool(re.search(r"\bwho\b", question, re.IGNORECASE) or _WHEN.search(question))
     named = [item for item in state[ACTION_ITEMS] if support(item["text"], asked) >= 0.5
              or (who and asked and len(asked & key_words(item["text"])) >= len(asked) / 2)]
     person = set(name_tokens(person_asked(question, state))) if _WORKS_ON.search(question.lower()) else set()
@@ -200,8 +206,9 @@ def twin_answer(question: str, state: dict[str, Any], asker: str = "") -> str:
     mine = askers_items(question, state, asker)
     if kind is None and mine:
         return "Action items: " + "; ".join(_action_item_text(item) for item in mine) + "."
-    if kind is None and not _COUNT.search(question) and named_items(question, state):
-        kind = ACTION_ITEMS
+    named = named_items(question, state) if kind is None and not _COUNT.search(question) else []
+    if named and (not _WHEN.search(question) or any(item["due"] for item in named)):
+        kind = ACTION_ITEMS  # a when-question about a task with no day is left to what was said
     return compose_from_twin(kind, state, question) if kind else ""
 
 
