@@ -407,6 +407,24 @@ def test_a_remark_in_the_first_person_is_no_task(said):
     assert owners_of(("Ben", said)) == []
 
 
+@pytest.mark.parametrize("said", [
+    "We don't need the minibus anymore.", "The minibus is off.", "Hold off on the minibus.", "No need for the minibus now.",
+    "Scratch the minibus, we're walking.", "Ben, don't bother with the minibus.", "Let's not book the minibus after all.",
+    "The minibus isn't needed any more.",
+])
+def test_a_task_called_off_in_everyday_words_goes(said):
+    assert owners_of(("Ana", "Ben, please book the minibus for Friday."), ("Ana", said)) == []
+
+
+@pytest.mark.parametrize("said", [
+    "Let's not forget the minibus.", "We don't need to worry about the minibus.", "No need to rush the minibus.",
+    "Don't forget the minibus.",
+])
+def test_a_reminder_about_a_task_keeps_it(said):
+    assert owners_of(("Ana", "Ben, please book the minibus for Friday."), ("Ana", said)) == [
+        ("Ben", "book the minibus", "Friday")]
+
+
 def test_a_task_handed_over_changes_owner_and_a_task_called_off_goes():
     assert owners_of("Ravi, please order the chairs.", "Actually, let Maria take that instead.") == [
         ("Maria", "order the chairs", "")

@@ -317,7 +317,7 @@ class RuleExtractor:
         match = say.CALLED_OFF.search(sentence)
         if not match:
             return False
-        words = key_words(match.group("what") or match.group("task") or "")
+        words = key_words(next((g for g in match.group("what", "task", "thing", "unneeded") if g), ""))
         kept = [item for item in self.items if overlap(key_words(item.text), words) < 0.5]
         if len(kept) == len(self.items):
             return False

@@ -208,8 +208,15 @@ HAND_TO = re.compile(rf"\b(?i:hand|give|pass|move|switch|reassign)\s+(?i:that|it
                      rf"(?P<name>{NAME})")
 # "Forget the bus.", "Cancel the booking.", "No need to call them any more."
 CALLED_OFF = re.compile(
-    r"(?<!don't )(?<!do not )\b(?:forget(?: about)?|cancel|scrap|never mind(?: about)?|skip)\s+(?P<what>.+)"
-    r"|\b(?:no need to|we don't need to|we do not need to|you don't need to|you do not need to)\s+(?P<task>.+)",
+    r"(?<!don't )(?<!do not )(?<!not )\b(?:forget(?: about)?|cancel|scrap|never mind(?: about)?|skip|scratch(?! that\b)|"
+    r"hold off on|(?:don't|do not) bother with|no need for|(?:we|you) (?:don't|do not|no longer) need(?! to\b))"
+    r"\s+(?P<what>.+)"
+    r"|\b(?:no need to|we don't need to|we do not need to|you don't need to|you do not need to|let's not|"
+    r"let us not)\s+(?!forget\b|worry\b|panic\b|rush\b)(?P<task>.+)"
+    # "The minibus is off.", "The minibus isn't needed any more."
+    r"|^(?:(?:so|okay|ok|right|actually)[,]?\s+)?(?P<thing>(?:the|our)\s+[^,]+?)\s+(?:is|are)\s+(?:off|no longer needed|"
+    r"not needed)\b|^(?:(?:so|okay|ok|right|actually)[,]?\s+)?(?P<unneeded>(?:the|our)\s+[^,]+?)\s+(?:isn't|aren't)\s+"
+    r"needed\b",
     re.IGNORECASE,
 )
 # What is asked for the moment, not a task: "can you see my screen?", "could you repeat that?".
