@@ -416,6 +416,16 @@ def test_a_task_called_off_in_everyday_words_goes(said):
     assert owners_of(("Ana", "Ben, please book the minibus for Friday."), ("Ana", said)) == []
 
 
+@pytest.mark.parametrize("said, day", [
+    ("Actually, can you do the minibus on Thursday instead?", "Thursday"),
+    ("Ben, Wednesday works better for the minibus.", "Wednesday"),
+    ("Change of plan, the minibus is for Tuesday now.", "Tuesday"),
+])
+def test_a_task_moved_to_another_day_in_everyday_words_is_due_then(said, day):
+    assert owners_of(("Ana", "Ben, please book the minibus for Friday."), ("Ana", said)) == [
+        ("Ben", "book the minibus", day)]
+
+
 @pytest.mark.parametrize("said", [
     "Let's not forget the minibus.", "We don't need to worry about the minibus.", "No need to rush the minibus.",
     "Don't forget the minibus.",

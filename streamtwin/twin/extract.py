@@ -354,10 +354,10 @@ class RuleExtractor:
         """ "Actually, make that Thursday.", "Let's push the invoice to next week.": the task it names (else the
         newest) is due then."""
         moved = say.DUE_MOVED.search(sentence)
-        due = task_and_due(moved.group("rest"))[1] if moved else ""
+        due = task_and_due(moved.group("rest") or moved.group("first"))[1] if moved else ""
         if not due or not self.items:
             return False
-        what = key_words(moved.group("what") or moved.group("waits") or moved.group("deadline") or "")
+        what = key_words(next((g for g in moved.group("what", "waits", "deadline", "instead", "now", "better") if g), ""))
         named = [item for item in self.items if what & key_words(item.text)]
         item = named[-1] if named else self.items[-1]
         if (what and not named) or (not what and item.heard < self.room.utterances - 2):

@@ -194,7 +194,14 @@ DUE_MOVED = re.compile(
     r"(?:push|move|postpone|delay|shift|bring)\s+(?:it|that|this|the\s+(?P<what>[\w\s-]+?))"
     r"(?:\s+(?:back|forward|out))?\s+(?:to|until|till)|(?:it|that|this|the\s+(?P<waits>[\w\s-]+?))\s+can wait\s+"
     r"(?:until|till)|(?:the\s+)?deadline(?:\s+for\s+(?:the\s+)?(?P<deadline>[\w\s-]+?))?\s+(?:is now|has moved|"
-    r"has changed|moved|moves|changed|changes|is)(?:\s+to)?)\s+(?P<rest>.+)", re.IGNORECASE)
+    r"has changed|moved|moves|changed|changes|is)(?:\s+to)?|"
+    # "Can you do the minibus on Thursday instead?", "The minibus is for Tuesday now."
+    r"(?:do|have|get)\s+(?:it|that|this|the\s+(?P<instead>[\w\s-]+?))(?=\s+(?:on|by|for)\s+[^?]+?\s+instead\b)|"
+    r"\bthe\s+(?P<now>[\w\s-]+?)\s+is(?:\s+now)?(?=\s+(?:on|for)\s+[^?]+?\s+(?:now|instead)\b))"
+    r"\s+(?P<rest>.+)"
+    # "Ben, Wednesday works better for the minibus.": the day first.
+    r"|(?P<first>\b[A-Z]\w+(?:\s+\w+)?)\s+(?:works|suits (?:me|us)|would work) better\s+for\s+(?:the\s+)?"
+    r"(?P<better>[\w\s-]+?)[.!]?$", re.IGNORECASE)
 # The owner turning a task down: "Sorry, I can't this week.", "I won't be able to." (not "I can't make Monday, but
 # Wednesday works": that offers another day).
 DECLINED = re.compile(r"^(?:(?:sorry|no|unfortunately|oh)[,.]?\s+)*(?:i can't|i cannot|i won't be able to|"
