@@ -435,6 +435,26 @@ def test_a_reminder_about_a_task_keeps_it(said):
         ("Ben", "book the minibus", "Friday")]
 
 
+@pytest.mark.parametrize("said, task", [
+    ("We need to renew the insurance before March.", "renew the insurance"),
+    ("We have to book the hall by Friday.", "book the hall"),
+    ("We should email the parents tomorrow.", "email the parents"),
+    ("We'll print the flyers on Monday.", "print the flyers"),
+])
+def test_a_task_of_the_teams_is_nobodys_until_someone_takes_it(said, task):
+    assert [(o, t) for o, t, _ in owners_of(("Ana", said))] == [("unassigned", task)]
+    assert [(o, t) for o, t, _ in owners_of(("Ana", said), ("Ben", "I'll do it."))] == [("Ben", task)]
+
+
+@pytest.mark.parametrize("said", [
+    "We'll see how it goes.", "We need to talk.", "We'll start with introductions.", "We'll go with the blue one.",
+    "We'll take a short break.", "We'll meet again on Friday.", "We need to decide on the venue.",
+    "We have to wait for the council.",
+])
+def test_what_we_will_do_that_makes_nothing_is_no_task(said):
+    assert owners_of(("Ana", said)) == []
+
+
 def test_a_task_handed_over_changes_owner_and_a_task_called_off_goes():
     assert owners_of("Ravi, please order the chairs.", "Actually, let Maria take that instead.") == [
         ("Maria", "order the chairs", "")
@@ -741,6 +761,9 @@ def test_remarks_and_questions_to_a_named_person_give_them_nothing_to_do(said):
     ("paint the shed at the weekend", "paint the shed", "the weekend"),
     ("close the books by next quarter", "close the books", "next quarter"),
     ("make sure the backups run tonight", "make sure the backups run", "tonight"),
+    ("renew the insurance before March", "renew the insurance", "March"),
+    ("file the report by May", "file the report", "May"),
+    ("print the March newsletter", "print the March newsletter", ""),
 ])
 def test_a_deadline_said_many_ways_and_a_day_the_task_is_about(task, words, due):
     assert task_and_due(task) == (words, due)

@@ -26,6 +26,7 @@ DUE = re.compile(
     rf"|within\s+(?:one|a|two|\d+)\s+(?:days?|weeks?)"
     rf"|{ORDINAL}\s+of\s+{MONTH}|{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
     rf"|(?:(?<=by the )|(?<=before the )|(?<=until the )){ORDINAL}(?![ \t]+[a-z])"  # "by the 19th", not "half"
+    rf"|(?:(?<=by )|(?<=before )|(?<=until )){MONTH}(?![ \t]+[a-z])"  # "before March", not "by March's report"
     rf")\b",
     re.IGNORECASE,
 )

@@ -213,6 +213,11 @@ class RuleExtractor:
         if role:
             self._item(role.group("task"), "", sentence)
             return
+        ours = say.WE_TASK.match(sentence)
+        if ours:  # the team's: nobody's until someone takes it ("I'll do it.")
+            self._someone = (ours.group("task"), self.room.utterances, self.room.label)
+            self._item(ours.group("task"), "", sentence)
+            return
         everyone = say.EVERYONE.search(sentence)
         if everyone:
             self._asked_of_nobody(everyone.group("task"))

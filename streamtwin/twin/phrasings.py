@@ -254,6 +254,13 @@ ROLE_WILL = re.compile(
     r"(?:(?!\bi\b)[^.?!]){0,40}?\bwill\s+(?!be\b)(?P<task>.+)",  # "my manager said I will ...": the speaker's
     re.IGNORECASE,
 )
+# "We'll send the press release on launch day.", "We need to renew the insurance.": a task of the team's, nobody's yet
+# (only with a verb that makes something: "We'll see.", "We need to talk.", "We'll go with ..." are none).
+WE_TASK = re.compile(
+    rf"^{_LEAD}(?:so,?\s+)?we(?:'ll| will| need to| have to| must| should| still need to| still have to|'ve got to)\s+"
+    r"(?P<task>(?:send|email|call|ring|phone|book|order|buy|print|post|write|draft|update|fix|repair|clean|prepare|"
+    r"submit|file|pay|renew|invite|confirm|contact|share|upload|publish|announce|schedule|arrange|organi[sz]e|"
+    r"collect|deliver|install|replace|check|review)\b[^?]*?)[.!]?$", re.IGNORECASE)
 EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
 # "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
 DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
