@@ -376,7 +376,7 @@ async def test_twin_state_first_then_validated_patches_with_why():
 async def test_garbage_twin_output_is_rejected_and_the_twin_keeps_its_state():
     backend = ScriptedBackend(route(lambda r, i: Reply("ok"), twin=lambda r, i: Reply("I am not JSON at all")))
     h = await harness(backend)
-    h.final("Carol fixes the search page.")
+    h.final("Carol mentioned the search page.")  # nothing the rules read: the model's output alone is judged
     await h.wait_for(lambda: h.of(Error))
     assert h.of(Error)[0].code == "twin_invalid"
     assert h.of(TwinPatch) == []

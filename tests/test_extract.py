@@ -455,6 +455,26 @@ def test_what_we_will_do_that_makes_nothing_is_no_task(said):
     assert owners_of(("Ana", said)) == []
 
 
+@pytest.mark.parametrize("said", [
+    "Priya is doing the keys.", "Priya takes the keys.", "Priya has the keys covered.", "The keys are with Priya.",
+    "Priya, the keys are yours.", "The keys go to Priya.", "Priya offered to collect the keys.",
+    "Priya said she'd collect the keys.", "Priya agreed to collect the keys.", "Priya volunteered to collect the keys.",
+    "Priya is collecting the keys.", "Priya's on the keys.", "Priya gets the keys from reception.",
+    "Priya, you're on keys duty.",
+])
+def test_a_task_said_of_someone_named_is_theirs(said):
+    assert [(owner, "key" in text) for owner, text, _ in owners_of(("Ana", said))] == [("Priya", True)]
+
+
+@pytest.mark.parametrize("said", [
+    "Priya lost the keys yesterday.", "Priya has the keys to the van, I think.", "Priya collected the keys last week.",
+    "Did Priya collect the keys?", "Priya always collects the keys.", "Priya is on holiday that week.",
+    "Priya's on her way.", "Priya is visiting her mum.", "Priya takes a break.", "Priya is making coffee.",
+])
+def test_what_someone_did_does_or_is_doing_now_is_no_task(said):
+    assert owners_of(("Ana", said)) == []
+
+
 def test_a_task_handed_over_changes_owner_and_a_task_called_off_goes():
     assert owners_of("Ravi, please order the chairs.", "Actually, let Maria take that instead.") == [
         ("Maria", "order the chairs", "")

@@ -187,6 +187,10 @@ class RuleExtractor:
             self.items[-1].change("owner", self.room.speaker)  # "Actually, let me take that one instead."
             self.items[-1].said_first_person = True
             return
+        given = say.theirs(sentence)
+        if given:  # "Priya agreed to collect the keys.", "The keys are with Priya."
+            self._assigned(*given, sentence, asked=False)
+            return
         for pattern in (say.NAME_WILL, say.NAME_TO):
             match = pattern.search(sentence)
             name = self._named(match)

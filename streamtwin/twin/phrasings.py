@@ -126,6 +126,50 @@ RESTATED = re.compile(rf"(?:^|[,:]\s*)(?:(?i:so|then|and|now|okay|ok|fine)[,]?\s
                       rf"(?:(?i:is|you|will|can|should|'ll|'s)\s+)?(?P<task>[a-z][^?,:]*?)[.!]?$")
 PAST = re.compile(r"\b(?:already|yesterday|last (?:week|night|time|month)|earlier|ago)\b|^\w+ed\b|"
                   r"^(?:sent|did|made|took|wrote|bought|got|gave|told|rang|paid|had|was|were)\b", re.IGNORECASE)
+# A task given to or taken by someone named, said of them: "Priya agreed to collect the keys.", "Priya is collecting
+# the keys.", "Priya takes the keys.", "Priya has the keys covered.", "The keys are with Priya.", "Priya, the keys
+# are yours.", "Priya's on the keys."  (The -ing and -s verbs are :data:`TASK_VERBS`; not what was done or is usual.)
+THEIRS = (
+    re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+(?i:offered|agreed|volunteered|promised|has agreed|said (?:she|he|they)"
+               rf"(?:'d| would| will|'ll))\s+(?:to\s+)?(?P<task>[a-z][^?]+?)[.!]?$"),
+    re.compile(rf"^{_LEAD}(?P<name>{NAME})(?:\s+is|'s)\s+(?P<task>(?P<ing>[a-z]+ing)\s+(?:(?:up|out|over)\s+)?"
+               rf"(?:the|our|all|those|these)\s+[^?]+?)[.!]?$"),
+    re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+(?P<task>(?P<does>[a-z]+s)\s+(?:(?:up|out|over)\s+)?(?:the|our|all|those|"
+               rf"these)\s+[^?]+?)[.!]?$"),
+    re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+has\s+(?P<task>(?:the|our|that|this)\s+[^?,]+?)\s+(?i:covered|in hand|sorted)"
+               rf"[.!]?$"),
+    re.compile(rf"^{_LEAD}(?P<task>(?i:the|our)\s+[^?,]+?)\s+(?i:is|are|goes|go)\s+(?i:with|to)\s+(?P<name>{NAME})[.!]?$"),
+    re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<task>(?i:the|our)\s+[^?,]+?)\s+(?i:is|are)\s+(?i:yours|all yours)[.!]?$"),
+    re.compile(rf"^{_LEAD}(?P<name>{NAME})(?:'s|,\s+you're|,\s+you are)\s+on\s+(?!(?i:holiday|leave|vacation|annual|sick|"
+               rf"a call|the phone|the way|(?:her|his|their|my) way|site|time|board|a break|break|lunch|mute|track|top|"
+               rf"fire|it)\b)(?P<task>[^?,]+?)[.!]?$"),
+)
+_NOT_NOW_FOR_THEM = re.compile(r"\b(?:always|usually|often|never|every|yesterday|last|ago|already|used to)\b", re.IGNORECASE)
+
+
+def theirs(sentence: str) -> tuple[str, str] | None:
+    """(name, task) of a :data:`THEIRS` phrasing, or None (a verb that makes nothing, or a habit or a past)."""
+    if _NOT_NOW_FOR_THEM.search(sentence) or sentence.endswith("?"):
+        return None
+    for pattern in THEIRS:
+        match = pattern.match(sentence)
+        if not match:
+            continue
+        found = names([match.group("name")])
+        verb = match.groupdict().get("ing") or match.groupdict().get("does")
+        if not found or (verb and not _task_verb(verb)):
+            continue
+        return found[0], match.group("task")
+    return None
+
+
+def _task_verb(word: str) -> bool:
+    """Is ``word`` (collecting, takes, writes) a form of one of :data:`TASK_VERBS`?"""
+    word = word.lower()
+    stems = {word[:-3], word[:-3] + "e", word[:-4]} if word.endswith("ing") else {word[:-1], word[:-2]}
+    return bool(stems & (TASK_VERBS | {"do", "own"}))
+
+
 # "Can Eli book the van?": a request about someone present (its verb one of :data:`TASK_VERBS`).
 CAN_THEY = re.compile(rf"^{_LEAD}(?i:can|could|will|would)\s+(?P<name>{NAME})\s+(?P<task>[a-z][^?]+)\?$")
 # "Lee to update the budget by Q3." (minutes style): a known person, or a task with a deadline.
