@@ -373,6 +373,33 @@ def test_a_task_said_after_a_hedge_is_only_imagined(said):
     assert owners_of(("Ana", said)) == []
 
 
+@pytest.mark.parametrize("said, task", [
+    ("Ben, you might want to check the heater.", "check the heater"),
+    ("Ben, if you could check the heater, that'd be great.", "check the heater"),
+    ("Ben, you should check the heater.", "check the heater"),
+    ("Ben, perhaps you could check the heater tomorrow.", "check the heater"),
+    ("Ben, it might be worth checking the heater.", "checking the heater"),
+    ("Ben, would you be so kind as to check the heater?", "check the heater"),
+    ("Ben, would you mind checking the heater?", "checking the heater"),
+    ("Maybe Ben could look at the heater?", "look at the heater"),
+    ("Ben might want to check the heater.", "check the heater"),
+    ("I think Ben should check the heater.", "check the heater"),
+    ("I'll leave the heater with you, Ben.", "the heater"),
+    ("Ben, can I leave the heater with you?", "the heater"),
+    ("The heater's yours, Ben.", "The heater"),
+])
+def test_a_request_put_as_advice_or_handed_over_is_theirs(said, task):
+    assert [(o, t) for o, t, _ in owners_of(("Ana", said))] == [("Ben", task)]
+
+
+@pytest.mark.parametrize("said", [
+    "Ben, you might want to sit down.", "Maybe Ben could join us next time?", "Ben, you should see the view.",
+    "I think Ben should be proud.",
+])
+def test_advice_for_the_moment_or_a_wish_is_no_task(said):
+    assert owners_of(("Ana", said)) == []
+
+
 def test_asking_leave_for_oneself_is_no_task():
     assert owners_of(("Ana", "Carla, do you mind if I open the window?")) == []
 

@@ -197,6 +197,9 @@ class RuleExtractor:
             known = name in self.persons() or bool(task_and_due(sentence)[1])  # "Back to the agenda." is no one's
             if match and name and pattern is say.NAME_WILL and sentence.endswith("?") and "," in match.group(0):
                 return  # "Doctor Mensah, will this be in the midterm?" asks them; it gives them nothing to do
+            if match and name and pattern is say.NAME_WILL and match.group("weak") \
+                    and match.group("task").split()[0].lower() not in say.TASK_VERBS:
+                return  # "Maybe Ben could join us next time?": a wish, not a task
             if match and name and (pattern is say.NAME_WILL or known):
                 self._assigned(name, match.group("task"), sentence, asked=False)
                 return

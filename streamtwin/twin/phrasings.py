@@ -64,12 +64,16 @@ def common_word(word: str) -> bool:
     return lower in NOT_NAMES or bool(_ADVERB.match(lower))
 
 
-_ASK = r"(?i:please|can you|could you|would you|will you|you will|you'll|can you please|could you please|" \
-       r"i'd like you to|i would like you to|i need you to|i want you to|would you mind|" \
-       r"i'll need you to|i will need you to|i'm going to need you to|" \
-       r"(?:it would|it'd) be (?:great|good|helpful|nice) if you could|would it be possible (?:for you )?to|" \
-       r"i was hoping you could|i wonder if you could|(?:is there )?any chance you could|(?:could|can) i ask you to|" \
-       r"would you be able to|are you able to|do you mind(?! if\b)|make sure you)"
+# The longest first, so the task starts after all of it ("would you mind | updating ...", not "would you | mind ...").
+_ASK = "(?i:" + "|".join(sorted((
+    "please", "can you", "could you", "would you", "will you", "you will", "you'll", "can you please", "could you please",
+    "i'd like you to", "i would like you to", "i need you to", "i want you to", "would you mind", "i'll need you to",
+    "i will need you to", "i'm going to need you to", "(?:it would|it'd) be (?:great|good|helpful|nice) if you could",
+    "would it be possible (?:for you )?to", "i was hoping you could", "i wonder if you could",
+    "(?:is there )?any chance you could", "(?:could|can) i ask you to", "would you be able to", "are you able to",
+    "do you mind(?! if\\b)", "make sure you", "you might want to", "you should", "(?:perhaps|maybe) you could",
+    "if you could", "i'd appreciate it if you(?: could)?", "it might be worth", "would you be so kind as to",
+), key=len, reverse=True)) + ")"
 # Said first, they make what follows imagined, not asked: "Ideally, Ben, repaint the fence.", "Otherwise, Ben, you'd
 # have to ...", "In an ideal world ...".
 _HEDGES = (r"(?i:ideally|hypothetically|theoretically|in theory|in an ideal world|in a perfect world|otherwise|"
@@ -140,16 +144,24 @@ THEIRS = (
                rf"[.!]?$"),
     re.compile(rf"^{_LEAD}(?P<task>(?i:the|our)\s+[^?,]+?)\s+(?i:is|are|goes|go)\s+(?i:with|to)\s+(?P<name>{NAME})[.!]?$"),
     re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<task>(?i:the|our)\s+[^?,]+?)\s+(?i:is|are)\s+(?i:yours|all yours)[.!]?$"),
+    re.compile(rf"^{_LEAD}(?P<task>(?i:the|our)\s+[^?,]+?)(?:'s|\s+is|\s+are)\s+(?i:yours|all yours),\s+(?P<name>{NAME})"
+               rf"[.!]?$"),
+    # "I'll leave the heater with you, Ben.", "Ben, can I leave the heater with you?"
+    re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?i:i'll|i will|can i|let me|i'm going to)\s+(?i:leave|hand)\s+"
+               rf"(?P<task>(?i:the|this|that|our)\s+[^,?]+?)\s+(?i:with|to|over to)\s+you[.?!]*$"),
+    re.compile(rf"^{_LEAD}(?i:i'll|i will|can i|let me|i'm going to)\s+(?i:leave|hand)\s+(?P<task>(?i:the|this|that|our)"
+               rf"\s+[^,?]+?)\s+(?i:with|to|over to)\s+you,\s+(?P<name>{NAME})[.?!]*$"),
     re.compile(rf"^{_LEAD}(?P<name>{NAME})(?:'s|,\s+you're|,\s+you are)\s+on\s+(?!(?i:holiday|leave|vacation|annual|sick|"
                rf"a call|the phone|the way|(?:her|his|their|my) way|site|time|board|a break|break|lunch|mute|track|top|"
                rf"fire|it)\b)(?P<task>[^?,]+?)[.!]?$"),
 )
+_CAN_I_LEAVE = re.compile(r"\bcan i (?:leave|hand)\b", re.IGNORECASE)  # a question that hands a task over
 _NOT_NOW_FOR_THEM = re.compile(r"\b(?:always|usually|often|never|every|yesterday|last|ago|already|used to)\b", re.IGNORECASE)
 
 
 def theirs(sentence: str) -> tuple[str, str] | None:
     """(name, task) of a :data:`THEIRS` phrasing, or None (a verb that makes nothing, or a habit or a past)."""
-    if _NOT_NOW_FOR_THEM.search(sentence) or sentence.endswith("?"):
+    if _NOT_NOW_FOR_THEM.search(sentence) or sentence.endswith("?") and not _CAN_I_LEAVE.search(sentence):
         return None
     for pattern in THEIRS:
         match = pattern.match(sentence)
@@ -180,15 +192,15 @@ LETS_HAVE = re.compile(
 )
 # "<Name> will ...", "<Name> is going to ...", "So <Name> can ...", "My manager, Daniel, will ..."
 NAME_WILL = re.compile(
-    rf"(?:^|,\s*(?:and\s+)?|\bso\s+|\bno,?\s+)(?P<name>{NAME})"
-    rf"(?:,?\s+(?i:will|is going to|can|should)|(?i:'s going to|'ll))"
+    rf"(?:^|,\s*(?:and\s+)?|\bso\s+|\bno,?\s+|^(?i:i think|maybe|perhaps)\s+)(?P<name>{NAME})"
+    rf"(?:,?\s+(?i:will|is going to|can|should|(?P<weak>could|might want to|ought to)(?!\s+(?:you|we|i|they|he|she)\b))|(?i:'s going to|'ll))"
     rf"\s+(?!be\b)(?P<task>.+)"
 )
 # "I'll ...", "My job is to ...", "I'm in charge of ...", "Let me look into ...", "I'm happy to ...", "I need to ...",
 # "I plan to ...", "I'm taking care of ...", "Leave the catering to me." (not "I'll be honest", "I'll try.",
 # "I need to leave early", "I have to say ...", "I'd be happy to help if needed", "I'll leave that to you").
 _NOT_A_TASK = (r"(?!be\b(?!\s+\w+ing\b))(?!try(?: my best)?[.!]?$)(?!help\b\s*(?:[.!,]|if\b|$))"
-               r"(?!leave (?:that|it|this) (?:to|with) you\b)")
+               r"(?!(?:leave|hand) (?:the |our )?[^,.?!]*?(?:to|with) you\b)")
 FIRST_PERSON = re.compile(
     rf"\b(?:(?:i will|i'll|i am going to|i'm going to|i'm gonna|i am gonna|i can|i'm happy to|i am happy to|"
     rf"i'd be happy to|i'm glad to|i plan to|i'm planning to|i am planning to|i intend to|i volunteer to|"
@@ -272,7 +284,7 @@ CALLED_OFF = re.compile(
 )
 # What is asked for the moment, not a task: "can you see my screen?", "could you repeat that?".
 IN_THE_MOMENT = re.compile(
-    r"^(?:see|hear|repeat|say that|speak|explain|tell (?:me|us)\b|go (?:ahead|first|on)\b|introduce yourself|"
+    r"^(?:see|hear|repeat|say that|speak|explain|sit|stand|have a seat|take a seat|come in|relax|calm down|tell (?:me|us)\b|go (?:ahead|first|on)\b|introduce yourself|"
     r"share your screen|unmute|mute|wait|hold on|give (?:me|us) a (?:second|minute|moment)|help (?:me|us)\W*$|"
     r"remind me what)",
     re.IGNORECASE,
@@ -308,7 +320,9 @@ WE_TASK = re.compile(
 EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
 # "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
 DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
-CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\s+because\b|\.\s", re.IGNORECASE)
+CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\s+because\b|\.\s|"
+                        r",\s+(?:that'd|that would|it'd|it would) be (?:great|good|lovely|brilliant|ideal|helpful)\b|"
+                        r",\s+thanks\b", re.IGNORECASE)
 VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
 
 
