@@ -67,6 +67,7 @@ PURE = {
     "streamtwin.twin.addressing",
     "streamtwin.twin.outcomes",
     "streamtwin.twin.outcome_phrasings",
+    "streamtwin.twin.task_changes",
     "streamtwin.twin.heard",
     "streamtwin.twin.item_ids",
     "streamtwin.twin.merge",

@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from streamtwin.twin import phrasings as say
+from streamtwin.twin import task_changes as changes
 from streamtwin.twin.addressing import Addressing
-from streamtwin.twin.due import DATE, NOT_DATE, task_and_due
-from streamtwin.twin.heard import UNASSIGNED, jaccard, key_words, overlap
+from streamtwin.twin.due import task_and_due
+from streamtwin.twin.heard import UNASSIGNED, key_words
+from streamtwin.twin.task_changes import Task
 from streamtwin.twin.outcomes import OutcomeReader, same_entry
 from streamtwin.twin.phrasings import VOICE_LABEL, names, sentences
 
@@ -36,25 +38,8 @@ def is_voice_label(speaker: str) -> bool:
 
 
 @dataclass
-class _Item:
-    text: str
-    owner: str
-    due: str
-    heard: int  # the utterance it came from
-    said_first_person: bool = False  # "I will ...": the owner is a guess a "thank you, <name>" overrides
-    replaced: list[tuple[str, str]] = field(default_factory=list)  # (field, value) a later statement replaced
-
-    def change(self, name: str, value: str) -> None:
-        """A later statement says ``name`` (owner or due) is ``value`` now; the old value is remembered."""
-        old = getattr(self, name)
-        if old and old.lower() != value.lower():
-            self.replaced.append((name, old))
-        setattr(self, name, value)
-
-
-@dataclass
 class RuleExtractor:
-    items: list[_Item] = field(default_factory=list)
+    items: list[Task] = field(default_factory=list)
     outcomes: OutcomeReader = field(default_factory=OutcomeReader)  # decisions and open questions
     room: Addressing = field(default_factory=Addressing)  # who is who, who speaks, who is spoken to
     _addressed: str = ""  # the last person asked to do something
@@ -256,24 +241,6 @@ class RuleExtractor:
                 self._asked_of = [*self._asked_of[1 - _KEPT_REQUESTS :], (task_and_due(task)[0], self.room.label)]
         self._item(task, name, sentence)
 
-    def _restated(self, sentence: str) -> bool:
-        """A task already given, said again with another person doing it: it is theirs now ("Change of plan:
-        Dev drafts the agenda.").  Not a report of what was done ("Ben sent the invoice yesterday.")."""
-        match = say.RESTATED.search(sentence)
-        name = self._named(match)
-        if not name or say.PAST.search(match.group("task")):
-            return False
-        text = task_and_due(match.group("task"))[0]
-        words = key_words(text)
-        item = next((item for item in reversed(self.items) if jaccard(key_words(item.text), words) >= 0.6), None)
-        if item is None or item.owner == name:
-            return False
-        self.room.person(name)
-        item.change("owner", name)
-        item.said_first_person = False
-        item.heard = self.room.utterances
-        return True
-
     def _reassign(self, name: str) -> None:
         """The newest task changes hands ("Actually, let Maria take that instead.")."""
         self.room.person(name)
@@ -324,18 +291,6 @@ class RuleExtractor:
             owner = self.room.floor if self.room.floor not in self.room.voices.values() else ""
         self._item(task, owner or self.room.speaker, sentence, first_person=True)
 
-    def _called_off(self, sentence: str) -> bool:
-        """"Forget the bus.", "No need to call them.": the task that says so is dropped."""
-        match = say.CALLED_OFF.search(sentence)
-        if not match:
-            return False
-        words = key_words(next((g for g in match.group("what", "task", "thing", "unneeded") if g), ""))
-        kept = [item for item in self.items if overlap(key_words(item.text), words) < 0.5]
-        if len(kept) == len(self.items):
-            return False
-        self.items = kept
-        return True
-
     def _asked_of_nobody(self, task: str) -> None:
         """A task asked for without a name ("Can you ...?", "Everyone, please ..."): not the asker's."""
         if self.room.label:
@@ -360,45 +315,32 @@ class RuleExtractor:
                     item.change("due", due)
                 item.heard = self.room.utterances
                 return
-        self.items.append(_Item(text, owner, due, self.room.utterances, first_person))
+        self.items.append(Task(text, owner, due, self.room.utterances, first_person))
+
+    def _restated(self, sentence: str) -> bool:
+        restated = changes.restated(self.items, sentence)
+        if restated is None:
+            return False
+        task, name = restated
+        self.room.person(name)
+        task.heard = self.room.utterances
+        return True
+
+    def _called_off(self, sentence: str) -> bool:
+        kept = changes.called_off(self.items, sentence)
+        if kept is None:
+            return False
+        self.items = kept
+        return True
 
     def _due_moved(self, sentence: str) -> bool:
-        """ "Actually, make that Thursday.", "Let's push the invoice to next week.": the task it names (else the
-        newest) is due then."""
-        moved = say.DUE_MOVED.search(sentence)
-        due = task_and_due(moved.group("rest") or moved.group("first"))[1] if moved else ""
-        if not due or not self.items:
-            return False
-        what = key_words(next((g for g in moved.group("what", "waits", "deadline", "instead", "now", "better") if g), ""))
-        named = [item for item in self.items if what & key_words(item.text)]
-        item = named[-1] if named else self.items[-1]
-        if (what and not named) or (not what and item.heard < self.room.utterances - 2):
-            return False  # "Let's move the meeting to Thursday.": no task of ours; nor "make that Thursday" much later
-        item.change("due", due)
-        return True
+        return changes.due_moved(self.items, sentence, self.room.utterances)
 
     def _declined(self, sentence: str) -> bool:
-        """ "Tom, can you book the hotel?" - "Sorry, I can't this week.": the task has no owner until someone
-        takes it ("Lisa, could you?" - "Sure, I'll book it."; "I'll do it.")."""
-        last = self.items[-1] if self.items else None
-        if last is None or not say.DECLINED.match(sentence) or last.heard < self.room.utterances - 2 \
-                or not last.owner or last.owner != self.room.speaker:
-            return False
-        last.change("owner", "")
-        self._someone = (last.text, self.room.utterances, self.room.label)
-        return True
+        task = changes.declined(self.items, sentence, self.room.speaker, self.room.utterances)
+        if task is not None:  # asked of anyone now: "Lisa, could you?" - "Sure, I'll book it."; "I'll do it."
+            self._someone = (task.text, self.room.utterances, self.room.label)
+        return task is not None
 
     def _correction(self, sentence: str) -> None:
-        """"No, Friday, not Thursday." / "the 19th of May, not the 12th": the newest item with
-        the old value takes the new one."""
-        wrong = NOT_DATE.search(sentence)
-        if not wrong:
-            return
-        old = wrong.group(1).lower()
-        new = next((v.group(1) for v in DATE.finditer(sentence) if v.group(1).lower() != old), None)
-        if new is None:
-            return
-        for item in reversed(self.items):
-            if old in item.due.lower():
-                item.change("due", re.sub(re.escape(old), new, item.due, flags=re.IGNORECASE))
-                return
+        changes.corrected_due(self.items, sentence)
