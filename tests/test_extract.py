@@ -648,6 +648,24 @@ def test_a_proposal_taken_up_is_a_decision(proposed, reply, decided):
     assert draft_of(proposed, reply)["decisions"] == [decided[0].upper() + decided[1:]]
 
 
+@pytest.mark.parametrize("asked, ruling", [
+    ("Can we bring guests to the party?", "No guests this time, sorry."),
+    ("Do we need to wear uniforms on Friday?", "Yes, uniforms as usual on Friday."),
+    ("Are we allowed to work from home on Mondays?", "Yes, Mondays are fine for working from home."),
+    ("May we leave early on Friday?", "Yes, everyone can leave early on Friday."),
+])
+def test_a_question_of_what_we_may_or_must_do_ruled_by_the_next_voice_is_a_decision(asked, ruling):
+    assert draft_of(asked, ruling)["decisions"] == [f"{asked} {ruling.rstrip('.')}"]
+
+
+@pytest.mark.parametrize("asked, reply", [
+    ("Can we see the slides?", "Yes, one second."), ("Can we start?", "Yes, let's go."),
+    ("Do we need more coffee?", "No idea."), ("Is the printer working?", "Yes, the printer is fine."),
+])
+def test_a_yes_or_no_that_rules_on_nothing_we_may_do_decides_nothing(asked, reply):
+    assert draft_of(asked, reply)["decisions"] == []
+
+
 @pytest.mark.parametrize("asked, reply", [
     ("Should we move the stand-up to ten?", "No, let's not."),
     ("Should we move the stand-up to ten?", "Yes."),

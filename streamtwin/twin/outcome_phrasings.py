@@ -120,6 +120,13 @@ ACCEPT = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|sure|right|great|good|fine|abs
 OURS = re.compile(r"\b(?:we|let's|let us)\b(?!\s+(?:think|feel|like|love|hope|know|saw|had|were|was)\b)", re.IGNORECASE)
 SETTLES = re.compile(r"^(?:(?:yes|yeah|ok|okay|right|great|good|fine)[,.!]?\s*)*(?:agreed|deal|let's do (?:it|that)|"
                      r"sounds like a plan|that's the plan|so be it|done)[.!]?$", re.IGNORECASE)
+# A ruling: a question of what we may or must do, answered yes or no by the next voice in words of the question:
+# "Can we use our notes during the quiz?" - "No notes, Omar."; "Do we need to wear uniforms on Friday?" - "Yes,
+# uniforms as usual." (not "Can we see the slides?" - "Yes, one second.": the reply says nothing of it).
+MAY_WE = re.compile(r"^(?:(?:so|and|okay|ok)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:(?:can|may|could) we|are we allowed to|"
+                    r"do we (?:need|have) to|is it (?:ok|okay|alright|fine) (?:if we|to))\b", re.IGNORECASE)
+RULING = re.compile(r"^(?:yes|no|yeah|yep|nope|sure|of course|definitely not|absolutely not)\b[,.!]?\s*(?P<rest>.*\w.*)$",
+                    re.IGNORECASE)
 # "If we went with ...", "Last year we went with ...": a hypothesis or a past report said before the decision words.
 NOT_NOW = re.compile(r"\b(?:if|unless|whether|would|could|might|suppose|imagine|ideally|used to|years? ago|"
                      r"last (?:year|month|week|time|quarter|spring|summer|autumn|fall|winter)|back (?:then|in)|"

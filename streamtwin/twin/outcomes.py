@@ -31,6 +31,7 @@ class OutcomeReader:
     _before: str = ""  # the statement before this sentence: what "That's final." settles
     _proposal: tuple[int, str] | None = None  # "Should we move it to Friday?": when, and what was proposed
     _stated: tuple[int, str] = (-1, "")  # the last plan of ours said, and when: what "Agreed." settles
+    _ruled_at: int = -1  # the utterance whose first sentence ruled on the question before it
 
     def read(self, sentence: str, following: list[str], utterance: int) -> None:
         """One sentence of utterance number ``utterance``; ``following``: the rest of that utterance."""
@@ -38,7 +39,7 @@ class OutcomeReader:
             self._questions = [*self._questions[-3:], (utterance, sentence)]
             proposed = say.PROPOSAL.match(sentence)
             self._proposal = (utterance, proposed.group("what")) if proposed else None
-        elif self._accepted(sentence, utterance):
+        elif self._accepted(sentence, utterance) or self._ruled(sentence, utterance):
             return
         elif proposed := say.PROPOSED.match(sentence) or say.WE_PLAN.search(sentence):
             self._proposal = (utterance, proposed.group("what"))
@@ -63,6 +64,18 @@ class OutcomeReader:
             self._stated = (-1, "")
             return True
         return False
+
+    def _ruled(self, sentence: str, utterance: int) -> bool:
+        """ "Can we use our notes during the quiz?" - "No notes, Omar.": the question and its ruling are decided."""
+        if not self._questions or self._questions[-1][0] != utterance - 1 or self._ruled_at == utterance:
+            return False
+        asked = self._questions[-1][1]
+        ruling = say.RULING.match(sentence)
+        if not say.MAY_WE.match(asked) or not ruling or not key_words(ruling.group("rest")) & key_words(asked):
+            return False
+        self._ruled_at = utterance  # the first sentence of the reply rules; the rest is read as usual
+        self._decided(f"{asked} {sentence}")
+        return True
 
     def _decision(self, sentence: str, following: list[str]) -> None:
         if sentence.endswith("?"):
