@@ -497,6 +497,7 @@ def test_a_task_said_of_someone_named_is_theirs(said):
     "Priya lost the keys yesterday.", "Priya has the keys to the van, I think.", "Priya collected the keys last week.",
     "Did Priya collect the keys?", "Priya always collects the keys.", "Priya is on holiday that week.",
     "Priya's on her way.", "Priya is visiting her mum.", "Priya takes a break.", "Priya is making coffee.",
+    "Priya, you're on the right track.", "Priya's on the same page.",
 ])
 def test_what_someone_did_does_or_is_doing_now_is_no_task(said):
     assert owners_of(("Ana", said)) == []

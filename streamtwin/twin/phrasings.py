@@ -153,6 +153,7 @@ THEIRS = (
                rf"\s+[^,?]+?)\s+(?i:with|to|over to)\s+you,\s+(?P<name>{NAME})[.?!]*$"),
     re.compile(rf"^{_LEAD}(?P<name>{NAME})(?:'s|,\s+you're|,\s+you are)\s+on\s+(?!(?i:holiday|leave|vacation|annual|sick|"
                rf"a call|the phone|the way|(?:her|his|their|my) way|site|time|board|a break|break|lunch|mute|track|top|"
+               rf"the (?:right|wrong) track|the same page|the ball|the mend|"
                rf"fire|it)\b)(?P<task>[^?,]+?)[.!]?$"),
 )
 _CAN_I_LEAVE = re.compile(r"\bcan i (?:leave|hand)\b", re.IGNORECASE)  # a question that hands a task over
