@@ -157,7 +157,8 @@ THEIRS = (
                rf"fire|it)\b)(?P<task>[^?,]+?)[.!]?$"),
 )
 _CAN_I_LEAVE = re.compile(r"\bcan i (?:leave|hand)\b", re.IGNORECASE)  # a question that hands a task over
-_NOT_NOW_FOR_THEM = re.compile(r"\b(?:always|usually|often|never|every|yesterday|last|ago|already|used to)\b", re.IGNORECASE)
+_NOT_NOW_FOR_THEM = re.compile(r"\b(?:always|usually|often|never|every|yesterday|last|ago|already|used to)\b",
+                               re.IGNORECASE)
 
 
 def theirs(sentence: str) -> tuple[str, str] | None:
@@ -194,7 +195,8 @@ LETS_HAVE = re.compile(
 # "<Name> will ...", "<Name> is going to ...", "So <Name> can ...", "My manager, Daniel, will ..."
 NAME_WILL = re.compile(
     rf"(?:^|,\s*(?:and\s+)?|\bso\s+|\bno,?\s+|^(?i:i think|maybe|perhaps)\s+)(?P<name>{NAME})"
-    rf"(?:,?\s+(?i:will|is going to|can|should|(?P<weak>could|might want to|ought to)(?!\s+(?:you|we|i|they|he|she)\b))|(?i:'s going to|'ll))"
+    rf"(?:,?\s+(?i:will|is going to|can|should|(?P<weak>could|might want to|ought to)"
+    rf"(?!\s+(?:you|we|i|they|he|she)\b))|(?i:'s going to|'ll))"
     rf"\s+(?!be\b)(?P<task>.+)"
 )
 # "I'll ...", "My job is to ...", "I'm in charge of ...", "Let me look into ...", "I'm happy to ...", "I need to ...",
@@ -285,7 +287,8 @@ CALLED_OFF = re.compile(
 )
 # What is asked for the moment, not a task: "can you see my screen?", "could you repeat that?".
 IN_THE_MOMENT = re.compile(
-    r"^(?:see|hear|repeat|say that|speak|explain|sit|stand|have a seat|take a seat|come in|relax|calm down|tell (?:me|us)\b|go (?:ahead|first|on)\b|introduce yourself|"
+    r"^(?:see|hear|repeat|say that|speak|explain|sit|stand|have a seat|take a seat|come in|relax|calm down|"
+    r"tell (?:me|us)\b|go (?:ahead|first|on)\b|introduce yourself|"
     r"share your screen|unmute|mute|wait|hold on|give (?:me|us) a (?:second|minute|moment)|help (?:me|us)\W*$|"
     r"remind me what)",
     re.IGNORECASE,
