@@ -121,7 +121,7 @@ def _asked(question: str) -> set[str]:
 # A question about someone's tasks: "what is Tom working on?", "what does Tom have to do?", "anything for Priya?",
 # "what did Priya take on?", "what's Ana handling?", "Tom's tasks?"
 _WORKS_ON = re.compile(r"\b(?:working on|work on|doing|busy with|responsible for|(?:have|has|got|supposed|need|needs) to do|"
-                       r"sign(?:ed)? up for|t(?:a|oo)ken? on|handling|looking after|on the hook for|anything for|"
+                       r"sign(?:ed)? up for|(?:take|takes|took|taken) on|handling|looking after|on the hook for|anything for|"
                        r"'s jobs?|tasks?|to-?dos?|action items?|plate)\b")
 
 

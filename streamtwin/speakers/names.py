@@ -30,13 +30,10 @@ from streamtwin.twin import phrasings as say
 
 _NAME = r"(?P<name>[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)"
 # Words that follow "I'm" / "this is" capitalised without being a name ("I'm Sorry", "This is Monday").
+# (The common words of conversation are :func:`streamtwin.twin.phrasings.common_word`'s; these are the rest.)
 _NOT_A_NAME = frozenset(
-    """i okay ok sorry sure fine glad happy afraid not just here back done ready going still also really so very
-    good great well right new the a an it this that there what who how why when where monday tuesday wednesday
-    thursday friday saturday sunday january february march april may june july august september october november
-    december english american british assistant everyone everybody hello hi hey yes no thanks thank and but or
-    nor then now over out up down in on off come look get go see click sign wait stop hold listen please thinking
-    working talking calling speaking coming leaving still only even maybe probably""".split()
+    """afraid not done going very new american british or nor over out up down in on off get go click sign stop hold
+    thinking working talking calling speaking coming leaving only even""".split()
 )
 _PATTERNS = (
     re.compile(rf"\b(?i:my name is|my name's)\s+{_NAME}"),
@@ -56,7 +53,7 @@ class SpeakerNames:
         for pattern in _PATTERNS:
             for match in pattern.finditer(text):
                 name = match.group("name")
-                if name.lower() not in _NOT_A_NAME:
+                if _a_name(name):
                     return name
         return ""
 

@@ -141,8 +141,12 @@ WHETHER = re.compile(r"\b(?:open )?question is (?:whether|if|how|what|who|when|w
 # how ...", "We don't know yet whether ...", "We haven't decided where ...".
 _THE_MATTER = r"^(?:so,?\s+|and\s+|but\s+)?(?P<what>.+?)"  # what is left open, said first
 UNSETTLED = (
+    # "The budget is still open.", "... is still an open question.", "The catering is still a big question mark.",
+    # "The date for the move is yet to be decided."
     re.compile(_THE_MATTER + r"(?:\s+is|\s+are|'s|'re)\s+(?:still\s+(?:open|undecided|unclear|up in the air|"
-               r"to be decided|unresolved)|(?:still\s+)?an open (?:question|point|issue))\b", re.IGNORECASE),
+               r"to be decided|unresolved)|(?:still\s+)?(?:an open (?:question|point|issue)|a\s+(?:big\s+|bit of a\s+)?"
+               r"question mark|yet to be (?:decided|settled|agreed|confirmed|finali[sz]ed)|anyone's guess))\b",
+               re.IGNORECASE),
     # "The venue hasn't been decided yet.", "The date isn't settled yet."
     re.compile(_THE_MATTER + r"\s+(?:(?:hasn't|has not|haven't|have not)\s+been|"
                r"(?:isn't|is not|aren't|are not)(?=\s+\w+(?:\s+on)?\s+yet\b))\s+(?:decided|settled|agreed|confirmed|"
@@ -164,9 +168,6 @@ UNSETTLED = (
     re.compile(rf"\b(?:we're|we are|i'm|i am|nobody is|no one is)\s+(?:still\s+)?(?:not\s+)?(?:sure|certain)\s+"
                rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bremains to be seen\s+(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
-    # "The catering is still a big question mark.", "The date for the move is yet to be decided."
-    re.compile(_THE_MATTER + r"(?:\s+is|\s+are|'s)\s+(?:still\s+)?(?:a\s+(?:big\s+|bit of a\s+)?question mark|"
-               r"yet to be (?:decided|settled|agreed|confirmed|finali[sz]ed)|anyone's guess)\b", re.IGNORECASE),
     # "There's still the question of parking."
     re.compile(r"\bthere(?:'s| is)\s+(?:still|also)\s+the\s+(?:open\s+)?(?:question|issue|matter)\s+of\s+"
                r"(?P<what>.+)", re.IGNORECASE),
