@@ -1,12 +1,13 @@
 """Understanding benchmark: every evaluation conversation through the real pipeline, scored.
 
-    python -m bench.understanding [--split dev|test|all] [--mode e2e|gold|gold-anonymous|all]
+    python -m bench.understanding [--split dev|test|holdout|all] [--mode e2e|gold|gold-anonymous|all]
                                   [--llm local] [--llm-model smollm2] [--asr-model embedded] [--only NAME,...]
                                   [--speakers voice|off] [--participants]
 
 The conversations are samples/eval/SPLIT/ (made by samples/make_eval.py): ``dev`` to tune on,
-``test`` to report (never read while tuning).  Each runs through a ``Session`` as fast as the
-machine allows, in up to three modes side by side (``--mode all``, the default):
+``test`` to report (never read while tuning), ``holdout`` to report too (written apart, never read while
+tuning).  Each runs through a ``Session`` as fast as the machine allows, in up to three modes side by side
+(``--mode all``, the default):
 
   e2e             end to end: the audio, speech included
   gold            heard perfectly: the gold lines as finals, each with its speaker's name on it, as
@@ -63,7 +64,7 @@ from streamtwin.twin.heard import key_words
 from streamtwin.session import Session, run_reader
 
 EVAL = Path(__file__).resolve().parent.parent / "samples" / "eval"
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "holdout")
 MODES = {
     "e2e": "end to end, speech included",
     "gold": "heard perfectly, each line with its speaker's name",
@@ -236,7 +237,7 @@ async def run_one(
 
 
 def load_golds(split: str, only: str | None) -> list[dict[str, Any]]:
-    """The gold conversations of ``split`` ("all": both splits); ``only``: these names (comma-separated)."""
+    """The gold conversations of ``split`` ("all": every split); ``only``: these names (comma-separated)."""
     splits = SPLITS if split == "all" else (split,)
     golds = [json.loads(path.read_text(encoding="utf-8")) for s in splits for path in sorted((EVAL / s).glob("*.json"))]
     if not only:

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Generate the meeting evaluation set under samples/eval/ (deterministic, bit for bit).
 
-Two splits, so that scores on meetings nobody tuned on exist: ``dev`` (samples/eval_dev.py: tune on
-it) and ``test`` (samples/eval_test.py: scored and reported, never read while tuning the understanding
-code).  Each conversation is 2-5 synthetic voices; per conversation:
+Three splits, so that scores on meetings nobody tuned on exist: ``dev`` (samples/eval_dev.py: tune on
+it), ``test`` (samples/eval_test.py: scored and reported, never read while tuning the understanding
+code) and ``holdout`` (samples/eval_holdout.py: written apart, by someone who had not read the rules or the
+other splits; never read while tuning).  Each conversation is 2-5 synthetic voices; per conversation:
 
   eval/SPLIT/NAME.ogg   the conversation: Opus in Ogg, 16 kHz mono, 32 kbit/s (small enough to commit)
   eval/SPLIT/NAME.json  the gold:
-    name, split (dev | test), kind (stand-up, planning, retro, one-on-one, sales call, support call,
-    interview, lecture, brainstorm, review, workshop, ward, building site, school), audio, duration,
+    name, split (dev | test | holdout), kind (stand-up, planning, retro, one-on-one, sales call, support call,
+    interview, hiring debrief, lecture, brainstorm, review, workshop, ward, building site, school, kitchen,
+    committee, family), audio, duration,
     speakers {name: espeak-ng voice}, lines [{speaker, voice, text, start, end}] (who said what when),
     people (everyone named, speakers included),
     action_items [{owner (null: nobody in particular), task (key words), due, said_as, owner_by}]:
@@ -43,11 +45,12 @@ import tempfile
 from pathlib import Path
 
 from eval_dev import CONVERSATIONS as DEV
+from eval_holdout import CONVERSATIONS as HOLDOUT
 from eval_test import CONVERSATIONS as TEST
 from make_samples import SPEED_WPM, SR, tts, write_wav_s16
 
 HERE = Path(__file__).resolve().parent
-SPLITS = {"dev": DEV, "test": TEST}
+SPLITS = {"dev": DEV, "test": TEST, "holdout": HOLDOUT}
 
 LEAD_IN = 0.5
 TAIL = 1.0

@@ -74,7 +74,7 @@ def test_a_conversation_is_consistent(gold: dict):
         assert not any(mentions_keywords(text, non_item["keywords"]) for text in right), non_item
 
 
-@pytest.mark.parametrize("split", ["dev", "test"])
+@pytest.mark.parametrize("split", ["dev", "test", "holdout"])
 def test_each_split_holds_every_way_of_asking_and_every_kind_of_non_item(split: str):
     golds = of_split(split)
     assert {item["said_as"] for gold in golds for item in gold["action_items"]} == set(make_eval.SAID_AS)
