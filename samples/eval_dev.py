@@ -683,4 +683,529 @@ CONVERSATIONS: dict[str, dict] = {
             (9, "action_item", "question", "email app store fees"),
         ],
     },
+    # Twelve more, written fresh (by a helper that read neither the rules nor the test/holdout splits),
+    # so that dev again holds speech nobody has tuned on yet.
+    "sprint_standup": {
+        "kind": "stand-up",
+        "speakers": {"Ifeoma": V_F3, "Lukas": V_M7, "Sanjana": V_F2, "Wei": V_M3},
+        "turns": [
+            ("Ifeoma", "Morning, everyone. Let's keep it short, I've got the roadmap review at ten. Lukas, off you go."),
+            ("Lukas", "So the spreadsheet export is basically done, I'm just chasing one flaky test. "
+                      "I'll have the pull request up before lunch."),
+            ("Sanjana", "Is that the same flaky test that broke the nightly build on Monday?"),
+            ("Lukas", "No, that one was the date picker. Oh, and make that end of day for the pull request, "
+                      "I've got the dentist at twelve."),
+            ("Ifeoma", "No problem. Sanjana?"),
+            ("Sanjana", "Still on the onboarding checklist. I'm waiting for the copy from the content team, so I'm a bit "
+                        "stuck. If nothing arrives by Thursday, I suppose I could write placeholder text myself."),
+            ("Ifeoma", "Please don't, placeholder text has a way of shipping. Wei, could you nudge the content team "
+                       "today? You sit right next to them."),
+            ("Wei", "Sure, I'll wander over after this. On my side, the new search ranking is live behind a flag for "
+                    "five percent of users. Numbers look flat so far."),
+            ("Ifeoma", "Flat is fine for now. It stays at five percent through the weekend, and we look at it again "
+                       "on Monday."),
+            ("Lukas", "Should it go in the release notes, or is that too early?"),
+            ("Ifeoma", "Too early. Keep it out of the notes until we've seen a full week of data."),
+            ("Sanjana", "One thing nobody has answered is who owns the accessibility audit now that Dolores has left."),
+            ("Ifeoma", "Good point, and honestly I don't know. Let's park it until Friday's planning. "
+                       "Assistant, what is Sanjana waiting on?"),
+            ("Wei", "Assistant, how many users can see the new search ranking?"),
+        ],
+        "people": ["Ifeoma", "Lukas", "Sanjana", "Wei", "Dolores"],
+        "action_items": [
+            ("Lukas", "pull request spreadsheet export", "end of day", "i_will", "voice"),
+            ("Wei", "nudge content team copy", "today", "could_you", "address"),
+        ],
+        "decisions": [
+            ("the new search ranking stays at five percent through the weekend, looked at again on Monday",
+             "search ranking five percent weekend"),
+            ("the search ranking stays out of the release notes until there is a full week of data",
+             "search ranking release notes"),
+        ],
+        "open_questions": [("who owns the accessibility audit now that Dolores has left", "owns accessibility audit")],
+        "questions": [(12, "content", "copy|text"), (13, "five|5", "percent|%")],
+        "non_items": [
+            (2, "action_item", "question", "flaky test nightly build"),
+            (5, "action_item", "hypothetical", "write placeholder text"),
+            (9, "action_item", "question", "release notes early"),
+            (12, "decision", "not_decided", "accessibility audit owner"),
+        ],
+    },
+    "winter_menu": {
+        "kind": "planning",
+        "speakers": {"Valentina": V_F4, "Kieran": V_M3, "Amani": V_F3},
+        "turns": [
+            ("Valentina", "Right, the winter menu goes live on the fourth of November, so we've got just under five "
+                          "weeks. I'd like us to walk out of here with an actual campaign plan."),
+            ("Kieran", "Can I say something first? The posters last year did almost nothing. Nearly all the sign-ups "
+                       "came through the app and the email list."),
+            ("Amani", "Then let's not print posters at all this time. I'd rather put that money into paid social and "
+                      "the app banner."),
+            ("Valentina", "Works for me. No posters, and the poster budget goes to social and the app."),
+            ("Kieran", "Good, I never liked those posters anyway."),
+            ("Valentina", "Amani, I'd like you to put the social plan together, with a rough spend per week, "
+                          "by next Wednesday."),
+            ("Amani", "Next Wednesday is tight, I've got the photo shoot on Tuesday. Could I have until Friday?"),
+            ("Valentina", "Friday's fine, as long as I can read it before the board call on Monday."),
+            ("Kieran", "What about influencers? We could send samples to a few of the local food bloggers."),
+            ("Valentina", "Maybe. But then someone has to handle the disclosure rules, and I'm not sure we have the "
+                          "time. Let's not commit to it today."),
+            ("Kieran", "Fair. Action item for me, then: I'll dig out last year's email numbers so we know what open "
+                       "rates to expect. By the end of this week."),
+            ("Amani", "And the launch email, is it one big send or a series?"),
+            ("Valentina", "A series. Three emails, a week apart, starting on launch day."),
+            ("Kieran", "Who's writing them, though? Ruth did them last year, but she's on leave until December."),
+            ("Valentina", "Then we'll brief the agency to write them. Assistant, when does the winter menu go live?"),
+            ("Amani", "Assistant, where is the poster money going instead?"),
+        ],
+        "people": ["Valentina", "Kieran", "Amani", "Ruth"],
+        "action_items": [
+            ("Amani", "social plan spend per week", "Friday", "id_like_you_to", "address"),
+            ("Kieran", "last year email numbers open rates", "the end of this week", "action_item_for", "voice"),
+            (None, "brief agency write emails", "", "we_will", None),
+        ],
+        "decisions": [
+            ("no posters: the poster budget goes to paid social and the app banner", "posters budget social app"),
+            ("the launch emails are a series of three, a week apart, from launch day", "series three emails week"),
+        ],
+        "open_questions": [("whether to work with influencers, the local food bloggers", "influencers food bloggers")],
+        "questions": [(14, "fourth|4th|4", "november"), (15, "social", "app")],
+        "non_items": [
+            (2, "action_item", "negation", "print posters"),
+            (8, "action_item", "hypothetical", "send samples food bloggers"),
+            (9, "decision", "not_decided", "influencers disclosure rules"),
+            (13, "action_item", "question", "Ruth"),
+        ],
+    },
+    "checkout_outage": {
+        "kind": "review",
+        "speakers": {"Tobias": V_M7, "Ayesha": V_F2, "Bongani": V_M2, "Freya": V_F3},
+        "turns": [
+            ("Tobias", "Okay, this is the review of Saturday's checkout outage. Usual rules, no blame, we're here to "
+                       "fix the system. Ayesha, you were on call, so over to you."),
+            ("Ayesha", "At two fourteen the primary database ran out of disk, because the audit logs hadn't rotated "
+                       "for three weeks. Checkout failed straight away, and we were down for forty seven minutes."),
+            ("Bongani", "Why didn't the disk alert fire? We set one up in the spring."),
+            ("Ayesha", "It did fire. It went to the old pager rota, which still had Marco on it, and Marco left "
+                       "in June."),
+            ("Freya", "Ouch. So at least two fixes, log rotation and alert routing."),
+            ("Tobias", "Right. Bongani, please get log rotation in place on all the database hosts by Wednesday."),
+            ("Bongani", "Hmm, I'm at the conference Wednesday and Thursday, so that's going to be hard."),
+            ("Freya", "I'll take the rotation, I built those hosts. Wednesday still works for me."),
+            ("Tobias", "Thanks, Freya. Ayesha, you'll want the pager rota cleaned up before your next on-call week "
+                       "starts on the twentieth."),
+            ("Ayesha", "Yes, fair. Should we move the audit logs off the database box altogether?"),
+            ("Tobias", "Probably, but I don't want to commit to that today, it needs a proper design first."),
+            ("Freya", "In the meantime, can we at least say that alerts go to the rota tool and never to a named "
+                      "person?"),
+            ("Tobias", "Yes, from today every alert routes through the rota tool, never to an individual. "
+                       "And we'll get the write-up to the support team by Friday."),
+            ("Bongani", "Assistant, how long was checkout down on Saturday?"),
+            ("Freya", "Assistant, who is doing the log rotation now?"),
+        ],
+        "people": ["Tobias", "Ayesha", "Bongani", "Freya", "Marco"],
+        "action_items": [
+            ("Freya", "log rotation database hosts", "Wednesday", "reassigned", "voice"),
+            ("Ayesha", "clean up pager rota", "the twentieth", "indirect", "address"),
+            (None, "write-up support team", "Friday", "we_will", None),
+        ],
+        "decisions": [("every alert routes through the rota tool, never to a named person", "alerts rota tool person")],
+        "open_questions": [("whether to move the audit logs off the database host", "move audit logs database")],
+        "questions": [(13, "forty seven|forty-seven|47"), (14, "freya")],
+        "non_items": [
+            (2, "action_item", "question", "disk alert fire spring"),
+            (9, "action_item", "question", "move audit logs box"),
+            (10, "decision", "not_decided", "audit logs proper design"),
+        ],
+    },
+    "manager_checkin": {
+        "kind": "one-on-one",
+        "speakers": {"Giulia": V_F4, "Noor": V_F3},
+        "turns": [
+            ("Giulia", "Hi Noor, come in, grab a seat. How's the week been? You sounded pretty swamped on Tuesday."),
+            ("Noor", "It's been a lot, honestly. The hospital group renewal took most of it, but they signed this "
+                     "morning. Three more years."),
+            ("Giulia", "Oh, that's great news. I'll make sure it goes in the leadership update on Friday, people "
+                       "should hear about that."),
+            ("Noor", "Thank you. Can I ask, is the team lead job still open?"),
+            ("Giulia", "It is, applications close at the end of the month, and I think you'd be a strong candidate. "
+                       "Could you write me one page on what you'd change in the team? The twenty second, ideally, "
+                       "so I can give you feedback first."),
+            ("Noor", "I'm at the customer summit most of that week. Would Monday the twenty fifth be okay?"),
+            ("Giulia", "Monday the twenty fifth is fine, that still leaves time before the deadline."),
+            ("Noor", "Do you know if the role comes with a new salary band?"),
+            ("Giulia", "Good question, and I really don't know, HR haven't published it. Oh, and that training plan "
+                       "I asked you for last time, forget it. HR are rolling out their own framework."),
+            ("Noor", "Happy to drop it. One more thing. I'm still covering the support queue every Friday afternoon, "
+                     "and it's eating into my accounts."),
+            ("Giulia", "That was only ever meant to be temporary. From next week you're off the Friday queue, and "
+                       "Lena's team will pick it up."),
+            ("Noor", "That would make a huge difference. And if I got the role, would I keep any of my own accounts?"),
+            ("Giulia", "Some of them, probably, but we'd work that out together. Let's not get ahead of ourselves."),
+            ("Noor", "Fair enough. Assistant, what do I owe Giulia, and by when?"),
+            ("Giulia", "Assistant, when do team lead applications close?"),
+        ],
+        "people": ["Giulia", "Noor", "Lena"],
+        "action_items": [
+            ("Giulia", "renewal leadership update", "Friday", "i_will", "voice"),
+            ("Noor", "write one page team changes", "Monday the twenty fifth", "could_you", "address"),
+        ],
+        "decisions": [("Noor comes off the Friday support queue from next week and Lena's team picks it up",
+                       "Friday support queue")],
+        "open_questions": [("whether the team lead role comes with a new salary band", "team lead salary band")],
+        "questions": [(13, "page", "twenty fifth|twenty-fifth|25"), (14, "end", "month")],
+        "non_items": [
+            (3, "action_item", "question", "team lead job open"),
+            (8, "action_item", "cancelled", "training plan"),
+            (11, "action_item", "hypothetical", "keep own accounts"),
+        ],
+    },
+    "willow_court_offer": {
+        "kind": "sales call",
+        "speakers": {"Callum": V_M3, "Rashid": V_M2},
+        "turns": [
+            ("Callum", "Hi Rashid, it's Callum from Brookfield Homes. Thanks for picking up. I wanted to follow up on "
+                       "Saturday's viewing at Willow Court."),
+            ("Rashid", "Hi Callum. Yes, we liked it a lot, my wife especially. The second bedroom is smaller than it "
+                       "looks in the photos, though."),
+            ("Callum", "That's fair, the photos are wide angle. So are you two thinking about an offer?"),
+            ("Rashid", "We are. They're asking four hundred and twenty thousand. We were thinking three hundred and "
+                       "ninety five."),
+            ("Callum", "I'll be straight with you, the seller turned down four hundred last week. If you came in at "
+                       "four ten, I think they'd take it seriously."),
+            ("Rashid", "Let me talk it over with Leila tonight. I'll ring you back tomorrow morning with a number."),
+            ("Callum", "Perfect. In the meantime, could you send me your mortgage agreement in principle? The seller's "
+                       "agent will want to see it before they look at any offer."),
+            ("Rashid", "Sure, I'll send it over with the offer tomorrow. Is the service charge still eighteen hundred "
+                       "a year?"),
+            ("Callum", "It went up to nineteen fifty in April. I'll email you the latest statement from the management "
+                       "company this afternoon."),
+            ("Rashid", "Thanks. And the survey, should we book our own, or is there one from the seller?"),
+            ("Callum", "There is one, but it's two years old, I wouldn't rely on it. Book your own as soon as the "
+                       "offer's accepted."),
+            ("Rashid", "Okay. The thing we still haven't figured out is whether we could complete before the school "
+                       "term starts in September."),
+            ("Callum", "That depends on the seller's onward purchase, and I honestly don't know yet. "
+                       "Assistant, what price did the seller turn down last week?"),
+            ("Rashid", "Assistant, what's the service charge now?"),
+        ],
+        "people": ["Callum", "Rashid", "Leila"],
+        "action_items": [
+            ("Rashid", "ring back offer number", "tomorrow morning", "i_will", "voice"),
+            ("Rashid", "send mortgage agreement in principle", "tomorrow", "could_you", "address"),
+            ("Callum", "email service charge statement", "this afternoon", "i_will", "voice"),
+            ("Rashid", "book own survey", "as soon as the offer's accepted", "imperative", "address"),
+        ],
+        "decisions": [],
+        "open_questions": [("whether they could complete before the school term starts in September",
+                            "complete school term September")],
+        "questions": [(12, "four hundred|400"), (13, "nineteen fifty|1950|1,950|nineteen hundred and fifty")],
+        "non_items": [(4, "action_item", "hypothetical", "come in four ten")],
+    },
+    "vpn_lockout": {
+        "kind": "support call",
+        "speakers": {"Sione": V_US, "Magdalena": V_F2},
+        "turns": [
+            ("Sione", "IT service desk, Sione speaking. What can I do for you?"),
+            ("Magdalena", "Hi, it's Magdalena in finance. I haven't been able to get onto the VPN from home since this "
+                          "morning. It just keeps saying authentication failed."),
+            ("Sione", "Okay, let's take a look. Have you changed your password recently?"),
+            ("Magdalena", "On Monday, yes. It forced me to."),
+            ("Sione", "That'll be part of it, the client sometimes hangs on to the old one. Open the VPN client, go to "
+                      "settings, and clear the saved credentials for me."),
+            ("Magdalena", "Done. Now it wants a code from the authenticator app, but I got a new phone last week and "
+                          "the app isn't on it."),
+            ("Sione", "Ah, that's the real problem. I can't reset the authenticator over the phone, so you'd need to "
+                      "bring the new phone down to the desk on the third floor."),
+            ("Magdalena", "I'm working from home until Thursday. Is there really no other way?"),
+            ("Sione", "Let me check. Yes, your line manager can vouch for you on a video call instead. "
+                      "Who's your manager?"),
+            ("Magdalena", "Abdullah Karimi."),
+            ("Sione", "Okay, so forget coming in, we'll do the reset over video. I'll raise a ticket now and send you "
+                      "and Abdullah an invite for two o'clock today."),
+            ("Magdalena", "Great. Should I warn him, or will the invite be enough?"),
+            ("Sione", "I need you to give him a heads up yourself, our invites tend to land in spam."),
+            ("Magdalena", "Will do. Assistant, what time is the call with Abdullah?"),
+            ("Sione", "Assistant, why can't Magdalena get onto the VPN?"),
+        ],
+        "people": ["Sione", "Magdalena", "Abdullah Karimi"],
+        "action_items": [
+            ("Sione", "raise ticket send invite", "today", "i_will", "voice"),
+            ("Magdalena", "heads up Abdullah", "", "id_like_you_to", "address"),
+        ],
+        "decisions": [("the authenticator reset is done over a video call with Abdullah instead of at the desk",
+                       "reset video call")],
+        "open_questions": [],
+        "questions": [(13, "two|2"), (14, "authenticator|phone|code")],
+        "non_items": [
+            (2, "action_item", "question", "changed password recently"),
+            (6, "action_item", "cancelled", "bring new phone desk third floor"),
+        ],
+    },
+    "soil_lab_meeting": {
+        "kind": "school",
+        "speakers": {"Esther": V_F4, "Thiago": V_M7, "Yuki": V_F3, "Emeka": V_M3},
+        "turns": [
+            ("Esther", "Okay, let's start. Three things today: the sequencing results, the conference abstract, and "
+                       "the freezer."),
+            ("Yuki", "The sequencing came back on Tuesday. About a third of the river site samples failed quality "
+                     "control, mostly low read depth."),
+            ("Thiago", "A third? Was that the batch that sat in the courier van over the bank holiday?"),
+            ("Yuki", "Same batch. The extractions looked fine, so I think the delay did the damage."),
+            ("Esther", "Then we resequence them. I'd rather pay for it now than argue with a reviewer later. "
+                       "Emeka to get a quote from the sequencing core by Friday."),
+            ("Emeka", "Sure. Does that come out of the grant or the department pot?"),
+            ("Esther", "No idea, to be honest, nobody has told me. Let's leave that one open for now."),
+            ("Thiago", "On the abstract, the deadline's the fifteenth."),
+            ("Esther", "Thiago will pull the first draft together, then, he wrote last year's."),
+            ("Thiago", "Happy to. Yuki, I'll need your figures by the tenth, though."),
+            ("Yuki", "The tenth is hard, I'm running the undergraduate practicals that week. Could it be the twelfth?"),
+            ("Thiago", "The twelfth is okay, but not a day later."),
+            ("Esther", "Good. Last thing, the minus eighty freezer is full again. Can someone go through it and throw "
+                       "out anything unlabelled?"),
+            ("Emeka", "I'll do it, I have to defrost my shelf anyway. Next Wednesday?"),
+            ("Esther", "Next Wednesday's fine. And before anyone asks, we are not buying a second freezer this year, "
+                       "there's no money for it."),
+            ("Yuki", "Assistant, how many of the river samples failed quality control?"),
+        ],
+        "people": ["Esther", "Thiago", "Yuki", "Emeka"],
+        "action_items": [
+            ("Emeka", "quote sequencing core", "Friday", "x_to", "name"),
+            ("Thiago", "first draft abstract", "", "x_will", "name"),
+            ("Yuki", "figures abstract", "the twelfth", "indirect", "address"),
+            ("Emeka", "throw out unlabelled freezer", "next Wednesday", "volunteer", "voice"),
+        ],
+        "decisions": [
+            ("the failed river site samples are resequenced", "resequence river samples"),
+            ("no second freezer this year", "second freezer"),
+        ],
+        "open_questions": [("whether the resequencing is paid from the grant or the department pot",
+                            "grant department pot")],
+        "questions": [(15, "third|1/3|one in three")],
+        "non_items": [
+            (2, "action_item", "question", "courier van bank holiday"),
+            (5, "action_item", "question", "grant department pot"),
+            (6, "decision", "not_decided", "grant department pot"),
+            (14, "action_item", "negation", "buy second freezer"),
+        ],
+    },
+    "vet_morning_huddle": {
+        "kind": "ward",
+        "speakers": {"Marisol": V_F3, "Colm": V_M7, "Ananya": V_F4, "Jakub": V_M2},
+        "turns": [
+            ("Marisol", "Morning, all. Full list today, so let's be quick. Colm, what's in the kennels?"),
+            ("Colm", "Three inpatients. The spaniel with pancreatitis is eating again, so she can probably go home "
+                     "this afternoon. The old tabby in kennel four still isn't drinking. I want bloods repeated at "
+                     "eleven, can someone do that?"),
+            ("Ananya", "I'll take it. Full kidney panel, or just the basics?"),
+            ("Colm", "Full panel, please. And forget the x-ray I'd pencilled in for the spaniel, she won't need "
+                     "it now."),
+            ("Marisol", "What about the Labrador from yesterday's leg surgery?"),
+            ("Colm", "Comfortable, but his dressing needs changing before lunch."),
+            ("Ananya", "That can't be me, I'm in theatre from half nine."),
+            ("Jakub", "Kasia's in at ten, could she do it?"),
+            ("Marisol", "Yes, let's have Kasia change the dressing when she gets in."),
+            ("Jakub", "Front desk: two emergencies already booked into the morning, and Mrs Delgado has rung again "
+                      "about her bill."),
+            ("Marisol", "Tell her I'll call her at lunchtime. Actually, no, I'm consulting straight through. Colm, can "
+                        "you call her instead?"),
+            ("Colm", "Fine, I'll ring her after my twelve o'clock."),
+            ("Marisol", "Thanks. One more thing, the new dental prices are on hold until next month, so please don't "
+                        "quote them to anyone yet."),
+            ("Ananya", "Do we know when the ultrasound will be fixed? We sent two referrals out last week because "
+                       "of it."),
+            ("Marisol", "I haven't heard a thing from the engineer. Jakub to chase them this morning. "
+                        "Assistant, which patient needs repeat bloods?"),
+            ("Jakub", "Assistant, who's calling Mrs Delgado back?"),
+        ],
+        "people": ["Marisol", "Colm", "Ananya", "Jakub", "Kasia", "Mrs Delgado"],
+        "action_items": [
+            ("Ananya", "repeat bloods tabby", "eleven", "volunteer", "voice"),
+            ("Kasia", "change Labrador dressing", "before lunch", "lets_have", "name"),
+            ("Colm", "call Mrs Delgado bill", "after twelve", "reassigned", "address"),
+            ("Jakub", "chase engineer ultrasound", "this morning", "x_to", "name"),
+        ],
+        "decisions": [("the new dental prices are on hold until next month", "dental prices hold next month")],
+        "open_questions": [("when the ultrasound will be fixed", "ultrasound fixed")],
+        "questions": [(14, "tabby|cat"), (15, "colm")],
+        "non_items": [
+            (3, "action_item", "cancelled", "x-ray spaniel"),
+            (12, "action_item", "negation", "quote dental prices"),
+        ],
+    },
+    "tech_week_meeting": {
+        "kind": "planning",
+        "speakers": {"Dominika": V_F2, "Rhys": V_M3, "Ottilie": V_F4, "Babajide": V_M7},
+        "turns": [
+            ("Dominika", "Right, production meeting. We open a week on Friday and the tech is this Sunday, so let's "
+                         "go department by department. Lighting?"),
+            ("Babajide", "Mostly there. The storm in act two still looks wrong, far too blue. I'll re-plot it on "
+                         "Saturday morning while the stage is empty."),
+            ("Rhys", "And lose the strobe while you're at it. It makes the storm look cheap, and we'd need a warning "
+                     "sign in the foyer anyway."),
+            ("Babajide", "Fine by me, the strobe's gone."),
+            ("Ottilie", "Costumes. The ball gowns are finished, but I still haven't fitted the two understudies. "
+                        "They keep cancelling on me."),
+            ("Rhys", "Dominika will get them in, she has everyone's schedules."),
+            ("Dominika", "Yes, leave it with me. Thursday at six, both of them."),
+            ("Rhys", "Now the big one. The revolve jammed twice yesterday. If it jams during a show, we'd have to "
+                     "stop and bring the house lights up."),
+            ("Babajide", "The supplier says they'll send an engineer, but nobody has given us a date. "
+                         "Do we have a plan B?"),
+            ("Dominika", "Not yet. We'll work out manual scene changes on Sunday morning before the tech, "
+                         "just in case."),
+            ("Ottilie", "One more from me. Rhys, the red coat for the finale isn't going to happen. The fabric's on "
+                        "back order until after we open."),
+            ("Rhys", "Then she wears the grey one from act one. It's darker anyway, I think I prefer it."),
+            ("Ottilie", "Good. I was going to dye the chorus shirts as well, but I won't now, they look fine under "
+                        "Babajide's lights."),
+            ("Rhys", "Assistant, when is the tech rehearsal?"),
+            ("Babajide", "Assistant, what's the plan for the understudies?"),
+        ],
+        "people": ["Dominika", "Rhys", "Ottilie", "Babajide"],
+        "action_items": [
+            ("Babajide", "re-plot storm", "Saturday morning", "i_will", "voice"),
+            ("Dominika", "understudies fitting", "Thursday at six", "x_will", "name"),
+            (None, "work out manual scene changes", "Sunday morning", "we_will", None),
+        ],
+        "decisions": [
+            ("the strobe is dropped from the act two storm", "strobe storm"),
+            ("the finale uses the grey coat from act one instead of the red one", "grey coat finale"),
+        ],
+        "open_questions": [("when the supplier's engineer will come to fix the revolve", "engineer revolve date")],
+        "questions": [(13, "sunday"), (14, "fitting|fitted", "thursday", "six|6")],
+        "non_items": [
+            (7, "decision", "hypothetical", "stop show house lights"),
+            (12, "action_item", "cancelled", "dye chorus shirts"),
+        ],
+    },
+    "orchard_coop": {
+        "kind": "committee",
+        "speakers": {"Ewan": V_M7, "Parveen": V_F3, "Gustavo": V_M2, "Hine": V_F4},
+        "turns": [
+            ("Ewan", "Thanks for coming out in this rain. Main business tonight is the harvest rota and the press."),
+            ("Parveen", "The early apples are running about ten days ahead of last year. We'll want the press from "
+                        "the twelfth, not the twentieth."),
+            ("Gustavo", "Then it needs a new belt before anyone touches it. Last year it slipped every ten minutes."),
+            ("Ewan", "Gustavo, you know that machine best. Would you order a belt and get it fitted before the "
+                     "twelfth?"),
+            ("Gustavo", "I can order it today. Fitting it is the problem, I'm at my sister's wedding from the eighth."),
+            ("Ewan", "Hine, you've done one of these on your own press, haven't you? Let's hand the fitting to Hine."),
+            ("Hine", "Yes, happy to. It'll be done by the twelfth."),
+            ("Parveen", "On the rota, last year we had people picking on their own, which wasn't safe. I'd like pairs "
+                        "only this year."),
+            ("Ewan", "Any objections to pairs only? No? Then pairs it is."),
+            ("Hine", "What about the farmers' market stall? Are we doing it again this year?"),
+            ("Gustavo", "It barely covered the pitch fee last time. I'd rather we sold through the farm shop in town."),
+            ("Ewan", "We're not going to settle that tonight, not without the figures."),
+            ("Parveen", "I've got last year's takings at home somewhere."),
+            ("Ewan", "Great. Action item for Parveen, then: bring last year's stall takings to the next meeting, on "
+                     "the third of October."),
+            ("Gustavo", "Assistant, from what date do we need the press?"),
+            ("Hine", "Assistant, who's fitting the new belt?"),
+        ],
+        "people": ["Ewan", "Parveen", "Gustavo", "Hine"],
+        "action_items": [
+            ("Gustavo", "order press belt", "today", "could_you", "address"),
+            ("Hine", "fit press belt", "the twelfth", "reassigned", "name"),
+            ("Parveen", "bring stall takings next meeting", "the third of October", "action_item_for", "name"),
+        ],
+        "decisions": [("picking is in pairs only this year", "pairs only picking")],
+        "open_questions": [("whether to do the farmers' market stall again or sell through the farm shop",
+                            "market stall farm shop")],
+        "questions": [(14, "twelfth|12"), (15, "hine")],
+        "non_items": [
+            (9, "action_item", "question", "farmers market stall again"),
+            (10, "decision", "not_decided", "sell through farm shop"),
+            (11, "decision", "not_decided", "market stall farm shop"),
+        ],
+    },
+    "rowing_club_committee": {
+        "kind": "committee",
+        "speakers": {"Shirin": V_F2, "Lachlan": V_US, "Abena": V_F3, "Fergus": V_M3, "Keiko": V_F4},
+        "turns": [
+            ("Shirin", "Let's get going, we've only got the hall till eight. First item is fees for next season."),
+            ("Lachlan", "Insurance has gone up twelve percent. I'm proposing the adult fee goes up by twenty pounds, "
+                        "and juniors stay where they are."),
+            ("Abena", "Twenty feels steep. Could we do fifteen and trim the kit budget instead?"),
+            ("Lachlan", "Fifteen works, as long as we skip the new oars this year."),
+            ("Shirin", "Okay. Fifteen for adults, juniors unchanged, and the oars wait a year. Everyone happy with "
+                       "that? Good. Abena, you'll need to get the new fees into the renewal emails before they go "
+                       "out on the first."),
+            ("Abena", "Fine. Next is the June regatta. Fergus, are we entering a junior eight?"),
+            ("Fergus", "If I can find a full crew, yes. Right now I've only got seven."),
+            ("Keiko", "Could Tariq's younger brother row? He's been coming to the Saturday sessions."),
+            ("Fergus", "Maybe. I'll watch him on Saturday and let you know."),
+            ("Shirin", "Good. Keiko, the social night, that was going to be the quiz in March, wasn't it?"),
+            ("Keiko", "It was, but the function room's being refurbished, so I've called the quiz off. We'll do a "
+                      "barbecue in May instead."),
+            ("Lachlan", "Someone really needs to chase the boatyard about the coxless four. It's been six weeks."),
+            ("Shirin", "Lachlan, please chase them this week, you've got the invoice."),
+            ("Fergus", "Assistant, what did we settle on for the adult fee?"),
+            ("Abena", "Assistant, when do the renewal emails go out?"),
+        ],
+        "people": ["Shirin", "Lachlan", "Abena", "Fergus", "Keiko", "Tariq"],
+        "action_items": [
+            ("Abena", "new fees renewal emails", "the first", "indirect", "address"),
+            ("Fergus", "watch Tariq brother row", "Saturday", "i_will", "voice"),
+            ("Lachlan", "chase boatyard coxless four", "this week", "imperative", "address"),
+        ],
+        "decisions": [
+            ("the adult fee goes up by fifteen pounds and juniors stay unchanged", "adult fee fifteen juniors"),
+            ("the new oars wait a year", "oars wait year"),
+            ("the March quiz is off and there will be a barbecue in May instead", "barbecue May quiz"),
+        ],
+        "open_questions": [("whether there is a full crew for a junior eight at the June regatta",
+                            "junior eight crew regatta")],
+        "questions": [(13, "fifteen|15"), (14, "first|1st")],
+        "non_items": [
+            (6, "decision", "hypothetical", "enter junior eight regatta"),
+            (10, "action_item", "cancelled", "quiz March function room"),
+        ],
+    },
+    "lisbon_trip": {
+        "kind": "family",
+        "speakers": {"Camille": V_F3, "Jonas": V_M7, "Tamsin": V_F4, "Kemal": V_M2},
+        "turns": [
+            ("Camille", "Okay, Lisbon. Four nights over the May bank holiday. Has everybody actually asked for the "
+                        "time off yet?"),
+            ("Tamsin", "Mine's approved. I think Kemal is the only one who hasn't."),
+            ("Kemal", "I know, I know. I'll put the request in tomorrow, I promise."),
+            ("Camille", "Flights, then. The Friday morning ones are eighty euros cheaper than the evening ones."),
+            ("Jonas", "Then it's the morning ones, even if we're up at four. Eighty euros is a lot of dinners."),
+            ("Tamsin", "Fine, morning it is. Jonas, can you book them tonight, before the price goes up?"),
+            ("Jonas", "Not tonight, I'm working late, and my card's nearly maxed out."),
+            ("Camille", "Then let Tamsin book them, she collects the airline miles anyway."),
+            ("Tamsin", "Fair enough, I'll do it tonight. Everyone send me your passport details by eight."),
+            ("Camille", "And where are we staying? I found a flat in Alfama with a roof terrace, but it's three "
+                        "hundred more than the hostel."),
+            ("Kemal", "What if we asked Marta to come too and split the flat five ways?"),
+            ("Tamsin", "Marta's in Chile until June, so that's a non-starter."),
+            ("Jonas", "And just so nobody asks, I'm not renting a car. We'll get around by train."),
+            ("Camille", "Then I honestly don't know about the flat. Let's all look tonight and vote on Thursday. "
+                        "Also, does the palace in Sintra need booking ahead?"),
+            ("Kemal", "No idea. Assistant, how much cheaper are the morning flights?"),
+            ("Camille", "Assistant, what does Kemal still have to do?"),
+        ],
+        "people": ["Camille", "Jonas", "Tamsin", "Kemal", "Marta"],
+        "action_items": [
+            ("Kemal", "request time off", "tomorrow", "i_will", "voice"),
+            ("Tamsin", "book flights", "tonight", "reassigned", "name"),
+            (None, "send passport details", "eight", "imperative", None),
+            (None, "look places stay vote", "Thursday", "we_will", None),
+        ],
+        "decisions": [
+            ("take the Friday morning flights", "morning flights Friday"),
+            ("no rental car, getting around by train", "train car"),
+        ],
+        "open_questions": [
+            ("the flat in Alfama or the hostel", "flat Alfama hostel"),
+            ("whether the palace in Sintra needs booking ahead", "Sintra palace booking"),
+        ],
+        "questions": [(14, "eighty|80"), (15, "request|time off|leave", "tomorrow")],
+        "non_items": [
+            (10, "action_item", "hypothetical", "ask Marta split five ways"),
+            (12, "action_item", "negation", "renting car"),
+        ],
+    },
 }
