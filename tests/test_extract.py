@@ -768,6 +768,31 @@ def test_a_question_put_off_by_pointing_back_is_the_question_before(asked, put_o
     assert draft_of(asked, put_off)["open_questions"] == [asked]
 
 
+@pytest.mark.parametrize("asked, reply", [
+    # 2026-12-07 (second sitting): a reply that says it does not know, or will not settle it, among other words.
+    ("Who's covering the front desk over Christmas?", "Good point, and I honestly don't know yet."),
+    ("Does the deposit come back to us or to the school?", "No idea, to be honest, nobody has told us."),
+    ("Are we keeping the Saturday opening hours?",
+     "We're not going to settle that today, not without the sales figures."),
+    ("Should we switch to the cheaper courier?",
+     "Maybe, but I don't want to commit to that yet, we need a trial first."),
+    ("What do we do about the leaking gutter?", "Not sure, let's park it until the landlord replies."),
+    ("Do you know if the grant covers travel?", "I really don't know, the funder hasn't said."),
+    ("Will the hall have heating by then?", "I haven't heard anything from the council."),
+    ("Is the new printer coming this month?", "Nobody has given us a date, sadly."),
+])
+def test_a_reply_that_does_not_know_leaves_the_question_before_open(asked, reply):
+    assert draft_of(asked, reply)["open_questions"] == [asked]
+
+
+@pytest.mark.parametrize("said, open_question", [
+    ("One thing nobody has decided is who signs off the budget.", "who signs off the budget"),
+    ("The question nobody has answered yet is where the extra chairs come from.", "where the extra chairs come from"),
+])
+def test_a_question_nobody_has_answered_is_open(said, open_question):
+    assert draft_of(said)["open_questions"] == [open_question]
+
+
 @pytest.mark.parametrize("said", [
     "We will come back to this question next week.", "Let's park the van behind the school.",
     "I'm not sure I follow.", "The order is pending delivery.", "Let's take the van to the depot.",
@@ -781,6 +806,8 @@ def test_a_pointer_with_nothing_before_it_or_a_plain_errand_leaves_nothing_open(
     ("Do you want a tea?", "I don't know, maybe later."),  # asked of one person, about themselves
     ("Assistant, who is paying for the fence?", "No idea."),
     ("Who is paying for the new fence?", "I don't know him very well."),
+    ("Who's bringing the cake?", "Me, and I don't know why I volunteered."),
+    ("Can you send me the floor plan?", "Not sure, I'll have a look."),
 ])
 def test_a_question_answered_or_asked_of_one_person_is_not_left_open(asked, reply):
     assert draft_of(asked, reply)["open_questions"] == []

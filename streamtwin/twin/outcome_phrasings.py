@@ -160,7 +160,8 @@ UNSETTLED = (
     re.compile(r"\b(?:we|i)\s+(?:still\s+)?(?:need|have)\s+to\s+(?:figure out|work out|find out|decide)\s+"
                r"(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(rf"\b(?:(?:we|i)\s+(?:still\s+)?(?:don't|do not)|nobody|no one)\s+(?:yet\s+|really\s+)?knows?\s+"
-               rf"(?:yet\s+)?(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+               rf"(?:yet\s+)?(?={_ASKS}\b)(?!why\s+i\b)(?:whether\s+|if\s+)?(?P<what>.+)",  # not "why I ...": about me
+               re.IGNORECASE),
     re.compile(r"\bwe\s+(?:still\s+)?(?:haven't|have not|didn't|did not)\s+(?:yet\s+)?(?:decided|agreed on|settled on|worked out|"
                r"figured out)\s+(?:yet\s+)?(?:whether\s+|if\s+)?(?P<what>.+?)(?:\s+yet)?[.!]?$", re.IGNORECASE),
     re.compile(rf"\b(?:it's|it is)\s+(?:still\s+)?(?:unclear|not clear|not decided|undecided)\s+(?:yet\s+)?"
@@ -168,6 +169,9 @@ UNSETTLED = (
     re.compile(rf"\b(?:we're|we are|i'm|i am|nobody is|no one is)\s+(?:still\s+)?(?:not\s+)?(?:sure|certain)\s+"
                rf"(?={_ASKS}\b)(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
     re.compile(r"\bremains to be seen\s+(?:whether\s+|if\s+)?(?P<what>.+)", re.IGNORECASE),
+    # "One thing nobody has decided is who signs off the budget."
+    re.compile(rf"\b(?:nobody|no one)\s+(?:has\s+)?(?:yet\s+)?(?:answered|decided|settled|worked out|figured out)\s+"
+               rf"(?:yet\s+)?is\s+(?P<what>{_ASKS}\b.+)", re.IGNORECASE),
     # "There's still the question of parking."
     re.compile(r"\bthere(?:'s| is)\s+(?:still|also)\s+the\s+(?:open\s+)?(?:question|issue|matter)\s+of\s+"
                r"(?P<what>.+)", re.IGNORECASE),
@@ -205,11 +209,23 @@ NOBODY_KNOWS = re.compile(
     r"no one knows|we (?:don't|do not) know|(?:that's|that is) (?:still )?(?:unclear|not clear)|no clue|"
     r"good question(?:,?\s+(?:let's|we'll) see)?|(?:let's|we'll) see|who knows|your guess is as good as mine)"
     r"(?:\s+yet)?(?:,?\s+(?:honestly|to be honest|really|either|yet))?[.!]*$", re.IGNORECASE)
+# A reply that does not know, or will not settle, among other words: "Good point, and I honestly don't know yet.",
+# "No idea, nobody has told us.", "We're not going to settle that today.", "I haven't heard anything from the
+# council." (not "I don't know him", "I don't know why I volunteered": a knowing about something else).
+UNANSWERED = re.compile(
+    r"\b(?:(?:i|we)\s+(?:really\s+|honestly\s+|just\s+|still\s+|genuinely\s+)?(?:don't|do not|didn't|did not)\s+know"
+    r"(?=\s*(?:[,.!;]|$|(?:yet|for sure|either|honestly|to be honest|about\s+(?:that|this|it))\b))|"
+    r"\bno idea\b|^(?:\w+,\s+)?not sure\b|(?:nobody|no one)\s+(?:has\s+|have\s+)?(?:told|given|said|confirmed|heard)\b|"
+    r"(?:i|we)\s+(?:haven't|have not|hadn't)\s+heard\b|"
+    r"(?:not going to|won't|will not|can't|cannot)\s+(?:settle|decide|sort out|resolve|answer)\s+(?:that|this|it)\b|"
+    r"(?:don't|do not)\s+want\s+to\s+commit\s+to\s+(?:that|this|it)\b|let's not commit\b|"
+    r"let's\s+(?:park|leave)\s+(?:it|that|this)(?:\s+one)?\b)", re.IGNORECASE)
 # A question to the room (not "do you want tea?"): a wh-question, or one about what we or it will do.
 TO_THE_ROOM = re.compile(
     r"^(?!assistant\b)(?:(?:so|and|but|okay|ok|then)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?"
     r"(?:who|what|when|where|which|how|why|whose|"
-    r"(?:should|shall|do|will|can|are|could|would)\s+we|(?:is|are|will|does|can)\s+(?:it|there|that|this|the)\b)",
+    r"(?:should|shall|do|will|can|are|could|would)\s+we|(?:is|are|will|does|can)\s+(?:it|there|that|this|the)\b|"
+    r"(?:do|does)\s+(?:you|anyone|anybody)\s+know\s+(?:if|whether|when|who|what|where|how)\b)",
     re.IGNORECASE)
 # A question put off for later: "Let's park the question of overtime.", "We'll come back to the seating plan on
 # Friday.", "Let's revisit that next week." (a pointer: the question asked just before).  "Park" takes a topic

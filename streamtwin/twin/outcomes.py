@@ -136,8 +136,12 @@ class OutcomeReader:
         return " ".join(q for at, q in self._questions if at == last_at)
 
     def _nobody_knows(self, sentence: str, utterance: int) -> bool:
-        """ "Who pays for the new fence?" - "No idea, honestly.": the question to the room before is open."""
-        if not say.NOBODY_KNOWS.match(sentence) or not self._questions:
+        """ "Who pays for the new fence?" - "No idea, honestly." or "Good point, and I don't know yet.": the question
+        to the room before is open (a sentence that names what is open says so itself: :func:`say.unsettled`)."""
+        if not self._questions or sentence.endswith("?"):
+            return False
+        if not say.NOBODY_KNOWS.match(sentence) and (say.unsettled(sentence) is not None
+                                                     or not say.UNANSWERED.search(sentence)):
             return False
         question = self._asked_last()
         if not utterance - 2 <= self._questions[-1][0] < utterance or not say.TO_THE_ROOM.match(question):
