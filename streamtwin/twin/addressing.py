@@ -29,11 +29,14 @@ class Addressing:
     greeted: str = ""  # a name greeted, thanked or addressed ("Thank you, Bob."), and the utterance it was in
     greeted_at: int = -1
     before: str = ""  # the label of the voice that said the utterance before this one
+    heard_from: list[str] = field(default_factory=list)  # the voices heard so far, by label, in order
 
     def next_utterance(self, text: str, speaker: str) -> list[tuple[str, str]]:
         """Utterance ``text`` begins, said by ``speaker``: the (label, name) of each voice it puts a name to."""
         self.utterances += 1
         self.label = speaker
+        if speaker and speaker not in self.heard_from:
+            self.heard_from.append(speaker)
         self.speaker = self.voices.get(speaker, speaker)
         if self.speaker and not VOICE_LABEL.match(self.speaker):
             self.named_speakers.add(self.speaker)
@@ -41,9 +44,15 @@ class Addressing:
 
     def said_to(self) -> str:
         """Who a "Can you ...?" of this sentence asks: the name said on its own just before, or the latest
-        greeted or addressed in this utterance ("Thanks, Arjun. Raj, the coach company ... Can you ...?")."""
+        greeted or addressed in this utterance ("Thanks, Arjun. Raj, the coach company ... Can you ...?");
+        between two people only (a call, a one-to-one), the other one."""
         said_to = self.called if self.called_at >= self.utterances - 1 else ""
-        return self.greeted if self.greeted_at == self.utterances else said_to
+        if self.greeted_at == self.utterances:
+            return self.greeted
+        if not said_to and len(self.heard_from) == 2 and self.label in self.heard_from and self.utterances >= 3:
+            other = self.heard_from[1 - self.heard_from.index(self.label)]
+            return self.voices.get(other, other)
+        return said_to
 
     def read(self, sentence: str, following: list[str]) -> None:
         """One sentence of the current utterance (``following``: the rest of it): who it names, calls, greets,

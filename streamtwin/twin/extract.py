@@ -211,14 +211,14 @@ class RuleExtractor:
             self._item(ours.group("task"), "", sentence)
             return
         everyone = say.EVERYONE.search(sentence)
-        if everyone:
+        if everyone and (everyone.group("please") or everyone.group("task").split()[0].lower() in say.TASK_VERBS):
             self._asked_of_nobody(everyone.group("task"))
             self._item(everyone.group("task"), "", sentence)
             return
         if self._volunteered(sentence):
             return
         mine = say.FIRST_PERSON.search(sentence)
-        if mine:
+        if mine and not say.PURPOSE.search(sentence[: mine.start()]):
             self._first_person(say.taken_on(mine), sentence)
             return
         if self._restated(sentence):
@@ -265,11 +265,16 @@ class RuleExtractor:
     def _first_person(self, task: str, sentence: str) -> None:
         """"I will ...": the speaker's, when the speaker is known by name."""
         last = self.items[-1] if self.items else None
-        if say.REFERS_BACK.match(task.strip()) and last and last.owner in (self.room.speaker, self._addressed) \
-                and last.heard >= self.room.utterances - 2:
+        yes_to_it = say.YES_TO_IT.match(sentence) and last and self.room.speaker and last.owner == self.room.speaker \
+            and not last.said_first_person  # "Tom, can you ring the landlord?" - "Sure, I'll give him a call."
+        if (say.REFERS_BACK.match(task.strip()) or yes_to_it) and last \
+                and last.owner in (self.room.speaker, self._addressed) and last.heard >= self.room.utterances - 2:
             due = task_and_due(task)[1] or task_and_due(sentence)[1]
             if due:  # "Sure, I'll get them done by the nineteenth.": the task just given, with its day
                 last.change("due", due)
+            named = task_and_due(say.CLAUSE_END.split(task)[0])[0]
+            if yes_to_it and not say.POINTER_WORDS.search(named) and len(key_words(named)) >= 2:
+                last.text = named  # "Yes, I'll bring the spare one up ..." says what it is in the doer's words
             last.heard = self.room.utterances
             return
         if self.room.label and not VOICE_LABEL.match(self.room.label):
@@ -301,6 +306,7 @@ class RuleExtractor:
         return bool(last and last.owner == self._addressed and same_entry(last.text, task_and_due(task)[0]))
 
     def _item(self, task: str, owner: str, sentence: str, first_person: bool = False) -> None:
+        task = say.OPENING_ADVERB.sub("", task.strip())
         text = say.resolved(task_and_due(say.CLAUSE_END.split(task)[0])[0], self._subject)
         due = task_and_due(task)[1] or task_and_due(sentence)[1]
         if len(key_words(text)) < 1 or say.in_the_moment(text):

@@ -78,8 +78,9 @@ _ASK = "(?i:" + "|".join(sorted((
 # have to ...", "In an ideal world ...".
 _HEDGES = (r"(?i:ideally|hypothetically|theoretically|in theory|in an ideal world|in a perfect world|otherwise|"
            r"eventually|one day|someday|some day)")
-HEDGED = re.compile(rf"^(?:(?i:so|and|but|well|i mean)[,]?\s+)?{_HEDGES}\b")
-_LEAD = r"(?:(?i:ok(?:ay)?|great|nice|good|so|and|right|then|yes|now|also|actually|well)[,.!]?\s+)*"
+HEDGED = re.compile(rf"^(?:(?i:so|and|but|well|i mean)[,]?\s+)?(?:{_HEDGES}\b|(?i:if i can)\b[^,]*,\s*(?i:yes|sure)\b)")
+_LEAD = (r"(?:(?i:ok(?:ay)?|great|nice|good|so|and|right|then|yes|now|also|actually|well|oh|in the meantime|"
+         r"meanwhile|by the way)[,.!]?\s+)*")
 
 # "<Name>, please fix ...", "<Name>, could you look into ...", "<Name>, I'd like you to draft ...".
 REQUEST = re.compile(rf"^{_LEAD}(?P<name>{NAME}),?\s+{_ASK}\s+(?P<task>.+)")
@@ -109,7 +110,7 @@ NOT_VERBS = frozenset(
     that's there's here's what's who's let's
     his her their good great nice well welcome thanks thank sorry congratulations exactly right yes no okay ok
     of sure absolutely maybe perhaps what how who why when where which if as so and but or just also really
-    excellent perfect fine not never always still already all everyone everybody""".split()
+    excellent perfect fine not never always still already all everyone everybody off""".split()
 )
 # "Can you send me the contract by Monday, Ravi?": the name ends the request.
 LATE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+?),\s+(?P<name>{NAME})[.?!]*$")
@@ -204,6 +205,7 @@ NAME_WILL = re.compile(
 # "I need to leave early", "I have to say ...", "I'd be happy to help if needed", "I'll leave that to you").
 _NOT_A_TASK = (r"(?!be\b(?!\s+\w+ing\b))(?!try(?: my best)?[.!]?$)(?!help\b\s*(?:[.!,]|if\b|$))"
                r"(?!(?:leave|hand) (?:the |our )?[^,.?!]*?(?:to|with) you\b)")
+PURPOSE = re.compile(r"\bso(?:\s+that)?\s+$", re.IGNORECASE)  # "..., so I can give you feedback."
 FIRST_PERSON = re.compile(
     rf"\b(?:(?:i will|i'll|i am going to|i'm going to|i'm gonna|i am gonna|i can|i'm happy to|i am happy to|"
     rf"i'd be happy to|i'm glad to|i plan to|i'm planning to|i am planning to|i intend to|i volunteer to|"
@@ -223,6 +225,8 @@ FIRST_PERSON = re.compile(
 def taken_on(mine: re.Match[str]) -> str:
     """The task a :data:`FIRST_PERSON` match takes on ("the catering" of "Leave the catering to me.")."""
     return mine.group("task") or mine.group("left") or mine.group("covered")
+
+
 BARE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+)")
 # "Can someone call the plumber?", "Could anyone ...", "Who can ...?", "We need someone to ..."
 SOMEONE = re.compile(
@@ -320,11 +324,14 @@ WE_TASK = re.compile(
     rf"^{_LEAD}(?:so,?\s+)?we(?:'ll| will| need to| have to| must| should| still need to| still have to|'ve got to)\s+"
     r"(?P<task>(?:send|email|call|ring|phone|book|order|buy|print|post|write|draft|update|fix|repair|clean|prepare|"
     r"submit|file|pay|renew|invite|confirm|contact|share|upload|publish|announce|schedule|arrange|organi[sz]e|"
-    r"collect|deliver|install|replace|check|review)\b[^?]*?)[.!]?$", re.IGNORECASE)
-EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+please\s+(?P<task>.+)", re.IGNORECASE)
+    r"collect|deliver|install|replace|check|review|brief|get(?!\s+(?:there|back|going|started|on|along|together|"
+    r"it|by)\b)|work out(?!\s+(?:whether|if|how|what|who|when|where|which|why)\b))\b[^?]*?)[.!]?$", re.IGNORECASE)
+EVERYONE = re.compile(r"\b(?:everyone|everybody|all of you),?\s+(?P<please>please\s+)?(?P<task>.+)", re.IGNORECASE)
 # "It will be done by Wednesday." / "... and it will arrive on Thursday.": the due date of the task just said.
 DONE_BY = re.compile(r"\b(?:it|that|this)(?:'ll| will)? (?:be (?:done|ready|finished)|arrive)\b", re.IGNORECASE)
 CLAUSE_END = re.compile(r",?\s+and\s+(?:it|that|this|we|they|he|she|i|you)\b|,\s+because\b|\.\s|"
+                        r",\s+(?:you|she|he|they)(?:'ve|'re|'s| have| has| are| is| know| knows)\b|"
+                        r",\s+so\s+(?:that\s+)?(?:i|we)\b|"
                         r",\s+(?:that'd|that would|it'd|it would) be (?:great|good|lovely|brilliant|ideal|helpful)\b|"
                         r",\s+thanks\b", re.IGNORECASE)
 VOICE_LABEL = re.compile(r"^S\d+$")  # a speaker label of a voice that has not said its name
@@ -358,6 +365,13 @@ def without_aside(task: str) -> str:
     return _ASIDE.sub("", task, count=1)
 
 
+# A yes to what was just asked ("Sure, I'll give him a call after lunch."), unless it takes on more ("also").
+YES_TO_IT = re.compile(r"^(?:sure|yes|yeah|yep|ok|okay|fine|of course|no problem|will do|absolutely|certainly|"
+                       r"happy to)\b(?!.*\b(?:also|too|as well|another|and then)\b)", re.IGNORECASE)
+# A task's opening adverb: "also fix the gate" of "I'll also fix the gate", "Could you also ...".
+OPENING_ADVERB = re.compile(r"^(?:also|just|then)\s+", re.IGNORECASE)
+# Words that point back instead of naming ("give him a call", "send it over").
+POINTER_WORDS = re.compile(r"\b(?:it|them|him|her|this|that|these|those|one)\b", re.IGNORECASE)
 # A promise that names nothing but what was just given: "I'll get them done", "I'll do it by Friday".
 REFERS_BACK = re.compile(r"^(?:\w+\s+)?(?:it|them|that|this|those|these)(?:\s+(?:done|ready|sorted|over|back|out|"
                          r"finished|off))?\s*(?:[.!]?$|\b(?:by|before|on|until|today|tonight|tomorrow)\b)", re.IGNORECASE)
