@@ -974,3 +974,50 @@ def test_a_yes_that_names_the_task_in_the_doers_words_keeps_them():
     assert owners_of(("Ana", "Tom, can you sort out a loan laptop for Priya?"),
                      ("Tom", "Yes, I'll bring my old laptop in tomorrow.")) == [
         ("Tom", "bring my old laptop in", "tomorrow")]
+
+
+# 2026-12-07 (second sitting): decisions as the 12 unseen dev conversations said them, each in words of its own.
+def decided(*utterances: str) -> list[str]:
+    return [d.lower() for d in draft_of(*utterances)["decisions"]]
+
+
+def test_a_plan_checked_with_the_room_and_confirmed_is_decided():
+    assert any("picnic moves to sunday" in d for d in decided(
+        "Right. The picnic moves to Sunday and Leo brings the barbecue. Everyone happy with that? Good."))
+    assert any("deadline moves to the ninth" in d for d in decided(
+        "So the deadline moves to the ninth. Any objections?", "None."))
+    assert decided("So the deadline moves to the ninth. Everyone happy with that?", "No, not really.") == []
+
+
+def test_an_accepted_plan_takes_the_words_that_accept_it():
+    (decision,) = decided("Then let's not bother with name badges this year.",
+                          "Works for me. No badges, and the money goes on coffee.")
+    assert "name badges" in decision and "coffee" in decision
+
+
+@pytest.mark.parametrize("said, what", [
+    ("Yes, from Monday every invoice goes through the shared inbox.", "every invoice goes through the shared inbox"),
+    ("From next month you're on the early shift, and Sam covers the late one.", "you're on the early shift"),
+    ("We'll do a picnic in June instead.", "picnic in june"),
+    ("So forget the minibus, we'll take the train.", "take the train"),
+    ("And before anyone asks, we're not renting a second van this year.", "not renting a second van"),
+    ("Then we repaint the fence.", "repaint the fence"),
+    ("It stays at ten percent until Friday.", "stays at ten percent"),
+])
+def test_everyday_ways_of_settling_something(said, what):
+    assert any(what in d for d in decided(said)), decided(said)
+
+
+@pytest.mark.parametrize("said", [
+    "Can we do a picnic instead?", "I'll take the late shift instead.", "We're not going to settle that today.",
+    "Then we see.", "From next week, would you like the early shift?",
+])
+def test_a_question_a_task_or_a_deferral_settles_nothing(said):
+    assert decided(said) == []
+
+
+def test_a_choice_between_two_answered_with_one_of_them_is_decided():
+    (decision,) = decided("Should the logo go on the front, or is that too much?",
+                          "Too much. Put it on the back instead.")
+    assert "logo" in decision and "too much" in decision
+    assert decided("Should we order pizza?", "I'm not hungry.") == []

@@ -45,7 +45,8 @@ DECISION = re.compile(
     r"(?:let's|we'll|we will|we've|we have)\s+lock(?:ed)?\s+in|"
     r"^(?:(?:so|okay|ok|right|alright)[,]?\s+)?going\s+with(?!\s+the\s+flow\b)|"
     # A rule from now on: "From now on, every pull request needs two reviews.", "Going forward, we ..."
-    r"^(?:(?:so|okay|ok|right|and)[,]?\s+)?(?:from now on|going forward|from today|as of (?:today|now|next week))|"
+    r"^(?:(?:so|okay|ok|right|and|yes|yeah|then|good|fine)[,]?\s+)*(?:from now on|going forward|(?:from|as of)\s+"
+    r"(?:today|tomorrow|now|next (?:week|month|term|year|quarter)|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|"
     # "That's a yes on the new logo.", "It's a go for the pilot."
     r"(?:that's|that is|it's|it is) a (?:yes|go|no)(?= (?:on|for|to)\b))"
     r"\b[:,]?\s*(?P<what>.*)",
@@ -55,6 +56,8 @@ DECISION = re.compile(
 # "The venue is final.".  A pointer ("That's final.") means the sentence before.  One person's things are not the
 # room's decisions: "My train is cancelled."
 _SETTLED = r"(?:decided|agreed|final|settled|official)"
+_CLOSING = r"^(?:(?:ok(?:ay)?|so|right|then|fine|and)[,.]?\s+)*"  # "Okay, so ...": words that close a discussion
+_WE_WILL = r"we(?:'ll| will|'re going to| are going to)\s+"
 # Verbs of a choice made (and their -ing forms): what "Fine, we'll ..." settles.
 _CHOICE = (r"(?:keep|stick with|switch|drop|cut|hire|cancel|postpone|delay|freeze|raise|lower|close|buy|rent|choose|"
            r"pick|launch|ship|use|skip|go (?:with|for|ahead)|move (?!on\b)(?:\w+\s+){1,4}?to|"
@@ -73,7 +76,8 @@ DECIDED_WHOLE = (
                rf"(?P<what>we(?:'ll| will|'re going to| are going to|'re| are)\s+(?:definitely\s+|certainly\s+)?"
                rf"(?:not\s+)?{_CHOICE}\b[^?]*?)[.!]$", re.IGNORECASE),
     # "The budget stays at ten thousand.", "The rota remains as it is."
-    re.compile(r"^(?:(?:ok(?:ay)?|alright|right|so|fine|then)[,.]?\s+)*(?P<what>(?:the|our)\s+[^?,]+?\s+"
+    re.compile(r"^(?:(?:ok(?:ay)?|alright|right|so|fine|then)[,.]?\s+)*"
+               r"(?P<what>(?:(?:the|our)\s+[^?,]+?|it|this|that)\s+"
                r"(?:stays|remains|will stay|will remain)\s+(?:at|as|the same|unchanged|in place|where)\b[^?]*?)[.!]$",
                re.IGNORECASE),
     re.compile(r"^we(?:'ll| will)\s+(?!need\b|have to\b|see\b|be\b|talk\b)(?P<what>[^?]+?),?\s+then[.!]$",
@@ -87,6 +91,16 @@ DECIDED_WHOLE = (
     re.compile(r"^(?:(?:so|okay|ok|right|alright)[,]?\s+)?(?P<what>we(?:'re| are)\s+(?:not\s+(?:doing|going ahead "
                r"with|pursuing)|dropping(?!\s+(?:off|by|in)\b)|scrapping|shelving|cancell?ing|postponing)\s+[^?]+?|"
                r"we\s+won't\s+be\s+(?:doing|pursuing)\s+[^?]+?)[.!]$", re.IGNORECASE),
+    # A plan of ours put in place of another: "We'll do a picnic in June instead.", "So forget the minibus, we'll
+    # take the train."
+    re.compile(rf"{_CLOSING}(?P<what>{_WE_WILL}(?!need\b|have to\b|see\b)[^?]+?\binstead\b[^?]*?)[.!]$", re.IGNORECASE),
+    re.compile(rf"{_CLOSING}forget\s+(?:about\s+)?[^,?]+,\s+(?P<what>{_WE_WILL}[^?]+?)[.!]$", re.IGNORECASE),
+    # Not doing something, said as settled: "And before anyone asks, we're not renting a second van this year."
+    re.compile(r"(?:^|,\s+)(?P<what>we(?:'re| are)\s+not\s+(?!going\b|sure\b|settling\b|deciding\b|committing\b)"
+               r"[a-z]+ing\s+[^?,.!]+)", re.IGNORECASE),
+    # The room's next step, concluded: "Then we repaint the fence." (not "Then we see.")
+    re.compile(r"^then,?\s+(?P<what>we\s+(?!(?:see|need|have|think|know|talk|can|could|might|should|will|would|are|"
+               r"were|had|did|do|don't|get|go)\b)[a-z]+\b[^?]*?)[.!]$", re.IGNORECASE),
     re.compile(r"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]+?),?\s+it is(?:,?\s+then)?"
                r"(?P<more>\s+for\s+[^?]+?)?[.!]$", re.IGNORECASE),
     re.compile(rf"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]*?)[,:;]?\s*\b(?:that's|that is|it's|it is)\s+"
@@ -124,6 +138,7 @@ SETTLES = re.compile(r"^(?:(?:yes|yeah|ok|okay|right|great|good|fine)[,.!]?\s*)*
 # "Can we use our notes during the quiz?" - "No notes, Omar."; "Do we need to wear uniforms on Friday?" - "Yes,
 # uniforms as usual." (not "Can we see the slides?" - "Yes, one second.": the reply says nothing of it).
 MAY_WE = re.compile(r"^(?:(?:so|and|okay|ok)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:(?:can|may|could) we|are we allowed to|"
+                    r"(?:should|shall) (?:we|it|this|that|the|they)|"
                     r"do we (?:need|have) to|is it (?:ok|okay|alright|fine) (?:if we|to))\b", re.IGNORECASE)
 RULING = re.compile(r"^(?:yes|no|yeah|yep|nope|sure|of course|definitely not|absolutely not)\b[,.!]?\s*(?P<rest>.*\w.*)$",
                     re.IGNORECASE)
@@ -220,6 +235,17 @@ UNANSWERED = re.compile(
     r"(?:not going to|won't|will not|can't|cannot)\s+(?:settle|decide|sort out|resolve|answer)\s+(?:that|this|it)\b|"
     r"(?:don't|do not)\s+want\s+to\s+commit\s+to\s+(?:that|this|it)\b|let's not commit\b|"
     r"let's\s+(?:park|leave)\s+(?:it|that|this)(?:\s+one)?\b)", re.IGNORECASE)
+# A plan checked with the room ("Everyone happy with that?", "Any objections?") and the room's yes ("Good.") or
+# lack of objection ("None."): the statement before the check is decided.
+CHECKED = re.compile(
+    r"^(?:(?:so|okay|ok|and)[,]?\s+)?(?:(?:is\s+)?(?:everyone|everybody|all)\s+"
+    r"(?:happy|ok|okay|fine|good|agreed|alright)(?:\s+with\s+(?:that|this))?|"
+    r"are\s+we\s+(?:all\s+)?(?:agreed|happy|ok|okay|good)(?:\s+with\s+(?:that|this))?|"
+    r"all\s+agreed|does\s+that\s+work\s+for\s+(?:everyone|everybody|all of you)|"
+    r"(?P<objections>any\s+objections(?:\s+to\s+[^?]+)?))\?$", re.IGNORECASE)
+ROOM_YES = re.compile(r"^(?:good|great|yes|yeah|yep|fine|agreed|perfect|excellent|okay|ok|right|sounds good|all good|"
+                      r"happy)\b[^?]*$", re.IGNORECASE)
+NO_OBJECTION = re.compile(r"^(?:no|none|nope|no objections?|not from me|nothing from me)\b[^?]*$", re.IGNORECASE)
 # A question to the room (not "do you want tea?"): a wh-question, or one about what we or it will do.
 TO_THE_ROOM = re.compile(
     r"^(?!assistant\b)(?:(?:so|and|but|okay|ok|then)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?"

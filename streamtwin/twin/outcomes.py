@@ -32,14 +32,20 @@ class OutcomeReader:
     _proposal: tuple[int, str] | None = None  # "Should we move it to Friday?": when, and what was proposed
     _stated: tuple[int, str] = (-1, "")  # the last plan of ours said, and when: what "Agreed." settles
     _ruled_at: int = -1  # the utterance whose first sentence ruled on the question before it
+    _checked: tuple[int, str, bool] | None = None  # a plan checked with the room: when, what, asked for objections
 
     def read(self, sentence: str, following: list[str], utterance: int) -> None:
         """One sentence of utterance number ``utterance``; ``following``: the rest of that utterance."""
+        if self._room_agrees(sentence, utterance):
+            return
         if sentence.endswith("?"):
+            checked = say.CHECKED.match(sentence)
+            if checked and self._before:
+                self._checked = (utterance, self._before, bool(checked.group("objections")))
             self._questions = [*self._questions[-3:], (utterance, sentence)]
             proposed = say.PROPOSAL.match(sentence)
             self._proposal = (utterance, proposed.group("what")) if proposed else None
-        elif self._accepted(sentence, utterance) or self._ruled(sentence, utterance):
+        elif self._accepted(sentence, following, utterance) or self._ruled(sentence, utterance):
             return
         elif proposed := say.PROPOSED.match(sentence) or say.WE_PLAN.search(sentence):
             self._proposal = (utterance, proposed.group("what"))
@@ -49,7 +55,20 @@ class OutcomeReader:
         if self._before and say.OURS.search(sentence) and len(key_words(sentence)) >= 2:
             self._stated = (utterance, sentence.rstrip(".!"))
 
-    def _accepted(self, sentence: str, utterance: int) -> bool:
+    def _room_agrees(self, sentence: str, utterance: int) -> bool:
+        """ "The picnic moves to Sunday. Everyone happy with that?" - "Good.": the plan checked is decided."""
+        if self._checked is None or self._checked[0] < utterance - 1:
+            return False
+        _, plan, objections = self._checked
+        if (say.NO_OBJECTION if objections else say.ROOM_YES).match(sentence):
+            self._decided(re.sub(r"^(?:(?:so|okay|ok|and|right|then)[,]?\s+)+", "", plan, flags=re.IGNORECASE))
+            self._checked = None
+            return True
+        if not sentence.endswith("?"):
+            self._checked = None  # answered otherwise ("No, not really.")
+        return False
+
+    def _accepted(self, sentence: str, following: list[str], utterance: int) -> bool:
         """ "Should we move the stand-up to ten?" - "Yes, let's do that.": what was proposed is decided; and
         "We need a second van." - "Agreed.": a plan of ours settled by the next voice."""
         if (self._proposal is not None and utterance - 2 <= self._proposal[0] < utterance
@@ -58,9 +77,12 @@ class OutcomeReader:
             self._proposal = None
             return True
         stated_at, stated = self._stated
+        stated = re.sub(r"^(?:(?:so|okay|ok|and|well|then)[,]?\s+)+", "", stated, flags=re.IGNORECASE)
         proposed = stated.lower().startswith(("let's ", "let us "))  # "Let's do the picnic." - "Sounds good."
         if stated and stated_at == utterance - 1 and (say.SETTLES.match(sentence) or proposed and say.ACCEPT.match(sentence)):
-            self._decided(re.sub(r"^(?:(?:so|okay|ok|and|well|then)[,]?\s+)+", "", stated, flags=re.IGNORECASE))
+            # "Works for me. No badges, and the money goes on coffee.": what the yes goes on to say is part of it.
+            said_more = following[0] if following and not following[0].endswith("?") else ""
+            self._decided(f"{stated}; {said_more}" if said_more else stated)
             self._stated = (-1, "")
             return True
         return False
@@ -71,7 +93,9 @@ class OutcomeReader:
             return False
         asked = self._questions[-1][1]
         ruling = say.RULING.match(sentence)
-        if not say.MAY_WE.match(asked) or not ruling or not key_words(ruling.group("rest")) & key_words(asked):
+        said = set(re.findall(r"[a-z']+", sentence.lower()))  # "Should it go on the front, or is that too much?"
+        echoed = bool(said) and len(said) <= 3 and said <= set(re.findall(r"[a-z']+", asked.lower()))  # "Too much."
+        if not say.MAY_WE.match(asked) or not (echoed or ruling and key_words(ruling.group("rest")) & key_words(asked)):
             return False
         self._ruled_at = utterance  # the first sentence of the reply rules; the rest is read as usual
         self._decided(f"{asked} {sentence}")
