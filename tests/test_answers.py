@@ -320,3 +320,19 @@ def test_a_when_question_about_a_task_with_no_day_is_left_to_what_was_said():
 
     assert twin_answer("When are the badges coming?", _TASKS) == ""  # Ana's task holds no day
     assert twin_answer("When is the venue booked?", _TASKS) == "Action items: Tom: book the venue (due Friday)."
+
+
+def test_a_question_quoted_as_the_closest_line_comes_with_its_reply():
+    from streamtwin.assistant.answers import quote_answer
+
+    heard = HeardIndex.of("Is parking still free on Sundays?\nIt went up to two pounds in March.\n")
+    answer = quote_answer("Assistant, what does Sunday parking cost now?", heard, lambda text: False)
+    assert answer == 'From what was said: "Is parking still free on Sundays? It went up to two pounds in March."'
+
+
+def test_a_what_date_question_is_a_when_question():
+    from streamtwin.assistant.answers import quote_answer
+
+    heard = HeardIndex.of("We'll want the hall from the ninth.\nMo has run the hall bookings for years.\n")
+    answer = quote_answer("Assistant, from what date do we need the hall?", heard, lambda text: False)
+    assert answer == 'From what was said: "We\'ll want the hall from the ninth."'

@@ -1021,3 +1021,18 @@ def test_a_choice_between_two_answered_with_one_of_them_is_decided():
                           "Too much. Put it on the back instead.")
     assert "logo" in decision and "too much" in decision
     assert decided("Should we order pizza?", "I'm not hungry.") == []
+
+
+@pytest.mark.parametrize("offer, reply, due", [
+    ("Friday is tight for me. Could I have until Monday?", "Monday's fine.", "Monday"),
+    ("Would Tuesday the fourteenth be okay?", "Sure, that works.", "Tuesday the fourteenth"),
+    ("Could it be the twelfth?", "The twelfth is okay, but not a day later.", "the twelfth"),
+])
+def test_a_later_day_asked_for_by_the_one_given_the_task_and_granted_is_its_due_date(offer, reply, due):
+    assert owners_of(("Ana", "Tom, please send the survey results by Friday."), ("Tom", offer), ("Ana", reply)) == [
+        ("Tom", "send the survey results", due)]
+
+
+def test_a_later_day_asked_for_and_refused_keeps_the_first():
+    assert owners_of(("Ana", "Tom, please send the survey results by Friday."), ("Tom", "Could I have until Monday?"),
+                     ("Ana", "No, sorry, the board meets on Monday.")) == [("Tom", "send the survey results", "Friday")]

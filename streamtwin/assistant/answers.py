@@ -15,7 +15,7 @@ import json
 import re
 from typing import Any, Callable
 
-from streamtwin.twin.due import says_when
+from streamtwin.twin.due import DATE, says_when
 from streamtwin.twin.heard import UNASSIGNED, HeardIndex, key_words, name_tokens, names_nobody, support
 
 ACTION_ITEMS = "action_items"
@@ -313,6 +313,9 @@ def _capitalised(text: str) -> list[str]:
     return found
 
 
+_WHEN = re.compile(r"\b(?:when|what (?:date|day|time)|which (?:date|day)|by when|how soon)\b", re.IGNORECASE)
+
+
 def quote_answer(question: str, heard: HeardIndex, addressed: Callable[[str], bool]) -> str:
     """The utterance that shares most content words with the question, quoted ("" if none does).
 
@@ -320,15 +323,18 @@ def quote_answer(question: str, heard: HeardIndex, addressed: Callable[[str], bo
     "when will the router arrive?" is what was said about the router.  Among lines as close,
     a statement beats a question, a "when" question wants a line that names a day, a "how many" one a number."""
     wanted = key_words(question) - _QUESTION_ONLY_WORDS
-    asks_when = bool(re.search(r"\bwhen\b", question, re.IGNORECASE))
+    asks_when = bool(_WHEN.search(question))
     asks_count = bool(_COUNT.search(question))
-    best, best_rank = "", (0.0, False, False, False)
-    for line in heard.lines:
+    best, best_at, best_rank = "", -1, (0.0, False, False, False)
+    lines = heard.lines
+    for at, line in enumerate(lines):
         if addressed(line):
             continue  # questions to the assistant are not evidence
         overlap = len(wanted & key_words(line)) / len(wanted) if wanted else 0.0
-        rank = (overlap, asks_when and says_when(line), asks_count and bool(_numbers(line)),
+        rank = (overlap, asks_when and bool(says_when(line) or DATE.search(line)), asks_count and bool(_numbers(line)),
                 not line.rstrip().endswith("?"))
         if overlap > 0 and rank >= best_rank:
-            best, best_rank = line, rank  # ties: the later line, as corrections come later
+            best, best_at, best_rank = line, at, rank  # ties: the later line, as corrections come later
+    if best.rstrip().endswith("?") and best_at + 1 < len(lines) and not addressed(lines[best_at + 1]):
+        best = f"{best} {lines[best_at + 1]}"  # "Is the charge still 1,800?" is answered by the line after it
     return f'From what was said: "{best}"' if best else ""

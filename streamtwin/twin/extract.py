@@ -47,6 +47,7 @@ class RuleExtractor:
     _asked_of: list[tuple[str, str]] = field(default_factory=list)  # (task, voice label) asked of someone named
     _someone: tuple[str, int, str] | None = None  # a task asked of anyone ("Can someone ...?"): task, when, who
     _subject: str = ""  # what the sentence before, in the same utterance, was about ("The printer is broken.")
+    _day_asked: tuple[Task, str, int] | None = None  # "Could I have until Monday?": the task, the day, when asked
 
     def know(self, name: str) -> None:
         """A person known before they are heard (``--participants``, a room's participant)."""
@@ -61,6 +62,7 @@ class RuleExtractor:
         for index, sentence in enumerate(said):
             self._subject = say.subject_of(said[index - 1]) if index else ""
             self.room.read(sentence, said[index + 1 :])
+            self._later_day(sentence)
             self._correction(sentence)
             if not (self._called_off(sentence) or self._due_moved(sentence) or self._declined(sentence)):
                 self._action(sentence)
@@ -347,6 +349,20 @@ class RuleExtractor:
         if task is not None:  # asked of anyone now: "Lisa, could you?" - "Sure, I'll book it."; "I'll do it."
             self._someone = (task.text, self.room.utterances, self.room.label)
         return task is not None
+
+    def _later_day(self, sentence: str) -> None:
+        """ "Could I have until Monday?" from the one given a task, then "Monday's fine." from another voice: the
+        task is due Monday (a refusal keeps its day)."""
+        asked = changes.day_asked_for(self.items, sentence, self.room.speaker, self.room.utterances)
+        if asked is not None:
+            self._day_asked = (*asked, self.room.utterances)
+            return
+        if self._day_asked is None or self._day_asked[2] != self.room.utterances - 1:
+            return
+        task, day, _ = self._day_asked
+        self._day_asked = None
+        if self.room.speaker != task.owner and changes.granted(sentence):
+            task.change("due", day)
 
     def _correction(self, sentence: str) -> None:
         changes.corrected_due(self.items, sentence)

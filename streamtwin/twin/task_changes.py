@@ -103,3 +103,27 @@ def corrected_due(tasks: list[Task], sentence: str) -> None:
         if old in task.due.lower():
             task.change("due", re.sub(re.escape(old), new, task.due, flags=re.IGNORECASE))
             return
+
+
+# A later day asked for ("Could I have until Monday?", "Would Tuesday the 14th be okay?") and a reply that grants it
+# ("Monday's fine.", "Sure.").
+_ASKS_FOR_A_DAY = re.compile(r"^(?:[^?]*[.,]\s+)?(?:could|can|would|may|is)\b[^?]*\?$", re.IGNORECASE)
+_THE_DAY_ASKED = re.compile(r"(?:\s+(?:be\s+(?:ok|okay|alright|fine|all right)|work|instead|then|please))*\s*\?$",
+                            re.IGNORECASE)
+_GRANTED = re.compile(r"^(?:(?:sure|yes|yeah|yep|fine|ok|okay|of course|no problem|that works|that's fine)\b|"
+                      r"[^,.?]{1,40}(?:\s+is|'s)\s+(?:fine|ok|okay|good|alright|all right)\b)", re.IGNORECASE)
+
+
+def day_asked_for(tasks: list[Task], sentence: str, speaker: str, utterance: int) -> tuple[Task, str] | None:
+    """The task of ``speaker``'s given in the last two utterances and the later day they ask for, or None."""
+    found = DATE.search(sentence)
+    if not speaker or not found or not _ASKS_FOR_A_DAY.match(sentence):
+        return None
+    task = next((t for t in reversed(tasks) if t.owner == speaker and t.heard >= utterance - 2), None)
+    start = found.start() - 4 if sentence[: found.start()].lower().endswith("the ") else found.start()
+    day = _THE_DAY_ASKED.sub("", sentence[start:]).strip(" ,.")
+    return (task, day) if task is not None and day else None
+
+
+def granted(sentence: str) -> bool:
+    return bool(_GRANTED.match(sentence))
