@@ -2,7 +2,7 @@
 """Make 50 recorded meetings (``run --record`` event logs) and questions whose answers span two or more of them,
 for ``streamtwin ask`` (bench/ask_meetings.py, tests/test_ask.py).  Deterministic, from text: no speech model.
 
-The 50: the 22 conversations of the evaluation set's ``dev`` split (samples/eval/dev/*.json: their gold lines,
+The 50: the first 22 conversations of the evaluation set's ``dev`` split (samples/eval/dev/*.json: their gold lines,
 speakers and times; the ``test`` split is never read) and 28 weekly meetings of one project written here, in
 which ten things change over the weeks (a launch date, a budget, who owns a contract, ...).  Each question asks
 about one of them, so a right answer needs the meetings where it was said and where it changed.
@@ -29,6 +29,8 @@ from streamtwin.events import (  # noqa: E402
     Event, Progress, SessionEnded, SessionStarted, TranscriptFinal, TranscriptPartial, TwinState, encode,
 )
 from streamtwin.twin.extract import RuleExtractor  # noqa: E402
+
+from eval_dev import CONVERSATIONS as DEV_SPECS  # noqa: E402
 
 WORD_S = 0.38  # seconds a word takes at about 155 words a minute
 PAUSE_S = 0.9
@@ -121,6 +123,7 @@ FILLER = [
     ("Sam", "Thanks everyone, that's all for today."),
 ]
 SERIES = 28
+DEV_MEETINGS = 22  # the dev split's first 22 conversations: the split grew after these recordings were made
 TEAM = ["Sam", "Dana", "Marcus", "Priya"]
 
 
@@ -176,7 +179,7 @@ def events_of(session: str, started: float, lines: list[tuple[str, str]]) -> lis
 def meetings() -> list[tuple[str, float, list[tuple[str, str]]]]:
     """(name, start wall, lines) of the 50, in the order they were held: the dev conversations between the
     project's meetings, two a week."""
-    dev = sorted((HERE / "eval" / "dev").glob("*.json"))
+    dev = sorted(HERE / "eval" / "dev" / f"{name}.json" for name in list(DEV_SPECS)[:DEV_MEETINGS])
     made = []
     day = FIRST_DAY
     dev_left = [json.loads(path.read_text()) for path in dev]
