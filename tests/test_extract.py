@@ -1036,3 +1036,12 @@ def test_a_later_day_asked_for_by_the_one_given_the_task_and_granted_is_its_due_
 def test_a_later_day_asked_for_and_refused_keeps_the_first():
     assert owners_of(("Ana", "Tom, please send the survey results by Friday."), ("Tom", "Could I have until Monday?"),
                      ("Ana", "No, sorry, the board meets on Monday.")) == [("Tom", "send the survey results", "Friday")]
+
+
+def test_taking_a_task_by_its_name_from_someone_who_cannot_moves_it():
+    assert owners_of(("Ana", "Ben, please update the staff rota for the summer by Friday."),
+                     ("Ben", "Friday is my day off, so that won't be easy."),
+                     ("Kim", "I'll take the rota, I wrote it.")) == [
+        ("Kim", "update the staff rota for the summer", "Friday")]
+    assert owners_of(("Ana", "Ben, please update the rota by Friday."), ("Kim", "I'll take the minutes."))[0] == (
+        "Ben", "update the rota", "Friday")

@@ -567,6 +567,16 @@ def test_an_owner_must_be_tied_to_the_task_by_what_was_said_not_only_heard_somew
     assert "owner Tom of: Fix the search page" in verdict.scores[0].ungrounded
 
 
+def test_one_who_takes_a_task_by_its_name_a_line_later_is_tied_to_it():
+    heard = HeardIndex()
+    heard.add("Ana: Ben, please update the staff rota by Friday.", "Ana")
+    heard.add("Ben: I'm away all week, sorry.", "Ben")
+    heard.add("Kim: I'll take the rota, I wrote it.", "Kim")
+    heard.add("Leo: I'll bring biscuits.", "Leo")
+    assert heard.owner_said_with("Kim", "update the staff rota")
+    assert not heard.owner_said_with("Leo", "update the staff rota")  # takes something else on
+
+
 def test_a_volunteer_is_tied_to_the_task_asked_of_anyone():
     heard = HeardIndex()
     heard.add("Precious: Can someone call pharmacy about the missing antibiotics?", "Precious")

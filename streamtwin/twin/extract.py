@@ -174,6 +174,8 @@ class RuleExtractor:
             self.items[-1].change("owner", self.room.speaker)  # "Actually, let me take that one instead."
             self.items[-1].said_first_person = True
             return
+        if self._taken_by_name(sentence):
+            return
         given = say.theirs(sentence)
         if given:  # "Priya agreed to collect the keys.", "The keys are with Priya."
             self._assigned(*given, sentence, asked=False)
@@ -242,6 +244,20 @@ class RuleExtractor:
             if self.room.label and self.room.label != name and self.room.speaker != name:
                 self._asked_of = [*self._asked_of[1 - _KEPT_REQUESTS :], (task_and_due(task)[0], self.room.label)]
         self._item(task, name, sentence)
+
+    def _taken_by_name(self, sentence: str) -> bool:
+        """ "I'll take the rota." right after the rota went to someone else: it is the speaker's now."""
+        taken = say.I_TAKE_THE.match(sentence)
+        if not taken or not self.room.speaker:
+            return False
+        words = key_words(taken.group("what"))
+        task = next((t for t in reversed(self.items) if t.heard >= self.room.utterances - 2
+                     and t.owner != self.room.speaker and words & key_words(t.text)), None)
+        if task is None:
+            return False
+        task.change("owner", self.room.speaker)
+        task.heard = self.room.utterances
+        return True
 
     def _reassign(self, name: str) -> None:
         """The newest task changes hands ("Actually, let Maria take that instead.")."""

@@ -151,7 +151,8 @@ class HeardIndex:
         is theirs (they said it) or names them ("Carol, please fix ...", "Tom will ..."), or answers a line
         that names them ("Carol, can you ...?" - "Sure, I'll fix ..."), is thanked by name right after
         ("I'll ask the admin team." - "Thanks, Anna.") or taken on by them right after ("Can someone ...?" -
-        "I'll do it.").  A name heard elsewhere in the meeting ties nobody."""
+        "I'll do it.", or a line later by its name: "I'll take the rota.").  A name heard elsewhere in the meeting
+        ties nobody."""
         name = set(name_tokens(owner))
         words = key_words(task)
         if not name or not words:
@@ -164,7 +165,9 @@ class HeardIndex:
             asked = before is not None and line.reply and name <= before.tokens
             thanked = after is not None and after.thanks and name <= after.tokens
             volunteered = after is not None and after.reply and self._said_by(after, name)
-            if self._said_by(line, name) or name <= line.tokens or asked or thanked or volunteered:
+            taken = any(later.reply and self._said_by(later, name) and words & later.words  # "I'll take the rota."
+                        for later in self._said[index + 2 : index + 3])
+            if self._said_by(line, name) or name <= line.tokens or asked or thanked or volunteered or taken:
                 return True
         return False
 

@@ -274,6 +274,9 @@ DECLINED = re.compile(r"^(?:(?:sorry|no|unfortunately|oh)[,.]?\s+)*(?:i can't|i 
 # "Actually, let me take that one instead.", "I'll do that instead.": the newest task moves to the speaker.
 I_TAKE_IT_OVER = re.compile(rf"^{_LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own)\s+"
                             r"(?i:that|it|this)(?:\s+one)?(?:\s+over)?\s+(?i:instead|myself|then)\b")
+# "I'll take the rota, I wrote it.": a task just given to someone else, taken by its name.
+I_TAKE_THE = re.compile(rf"^{_LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own|pick up)\s+"
+                        r"(?P<what>(?i:the)\s+[^,.?!]+)")
 HAND_TO = re.compile(rf"\b(?i:hand|give|pass|move|switch|reassign)\s+(?i:that|it|this)(?:\s+(?i:over))?\s+(?i:to)\s+"
                      rf"(?P<name>{NAME})")
 # "Forget the bus.", "Cancel the booking.", "No need to call them any more."
