@@ -74,6 +74,7 @@ PURE = {
     "streamtwin.twin.mirror",
     "streamtwin.twin.model",
     "streamtwin.twin.phrasings",
+    "streamtwin.twin.change_phrasings",
     "streamtwin.twin.revisable",
     "streamtwin.twin.verifier",
     "streamtwin.twin.vote",

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from streamtwin.twin import change_phrasings as change
 from streamtwin.twin import phrasings as say
 from streamtwin.twin import task_changes as changes
 from streamtwin.twin.addressing import Addressing
@@ -166,11 +167,11 @@ class RuleExtractor:
                 and order.split()[0].lower() in say.TASK_VERBS and not say.PLEASANTRY.match(order):
             self._assigned(self._named(late), order, sentence, asked=True)
             return
-        handed = say.HAND_TO.search(sentence)
+        handed = change.HAND_TO.search(sentence)
         if self._named(handed) and self.items:
             self._reassign(self._named(handed))  # "Hand that to Bo."
             return
-        if say.I_TAKE_IT_OVER.match(sentence) and self.items and self.items[-1].heard >= self.room.utterances - 2:
+        if change.I_TAKE_IT_OVER.match(sentence) and self.items and self.items[-1].heard >= self.room.utterances - 2:
             self.items[-1].change("owner", self.room.speaker)  # "Actually, let me take that one instead."
             self.items[-1].said_first_person = True
             return
@@ -236,7 +237,7 @@ class RuleExtractor:
         """``name`` is to do ``task`` (``asked``: they were asked, so their yes refines it); "take that
         instead" hands the last task over."""
         self.room.person(name)
-        if say.TAKES_IT_OVER.match(task.strip()):
+        if change.TAKES_IT_OVER.match(task.strip()):
             self._reassign(name)
             return
         if asked:
@@ -247,7 +248,7 @@ class RuleExtractor:
 
     def _taken_by_name(self, sentence: str) -> bool:
         """ "I'll take the rota." right after the rota went to someone else: it is the speaker's now."""
-        taken = say.I_TAKE_THE.match(sentence)
+        taken = change.I_TAKE_THE.match(sentence)
         if not taken or not self.room.speaker:
             return False
         words = key_words(taken.group("what"))

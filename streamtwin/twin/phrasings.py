@@ -79,13 +79,13 @@ _ASK = "(?i:" + "|".join(sorted((
 _HEDGES = (r"(?i:ideally|hypothetically|theoretically|in theory|in an ideal world|in a perfect world|otherwise|"
            r"eventually|one day|someday|some day)")
 HEDGED = re.compile(rf"^(?:(?i:so|and|but|well|i mean)[,]?\s+)?(?:{_HEDGES}\b|(?i:if i can)\b[^,]*,\s*(?i:yes|sure)\b)")
-_LEAD = (r"(?:(?i:ok(?:ay)?|great|nice|good|so|and|right|then|yes|now|also|actually|well|oh|in the meantime|"
-         r"meanwhile|by the way)[,.!]?\s+)*")
+LEAD = (r"(?:(?i:ok(?:ay)?|great|nice|good|so|and|right|then|yes|now|also|actually|well|oh|in the meantime|"
+        r"meanwhile|by the way)[,.!]?\s+)*")
 
 # "<Name>, please fix ...", "<Name>, could you look into ...", "<Name>, I'd like you to draft ...".
-REQUEST = re.compile(rf"^{_LEAD}(?P<name>{NAME}),?\s+{_ASK}\s+(?P<task>.+)")
+REQUEST = re.compile(rf"^{LEAD}(?P<name>{NAME}),?\s+{_ASK}\s+(?P<task>.+)")
 # "<Name>, fix the rota this afternoon.": an imperative after the name (a statement, not a question).
-IMPERATIVE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<task>[a-z][^?]*)[.!]?$")
+IMPERATIVE = re.compile(rf"^{LEAD}(?P<name>{NAME}),\s+(?P<task>[a-z][^?]*)[.!]?$")
 # "Then send me the course link by Friday, Oluwaseun.": the order first, the name last.
 LATE_IMPERATIVE = re.compile(rf"^(?:(?i:then|so|and|now|also|okay|ok)[,]?\s+)?(?P<task>[A-Za-z][^?]*?),\s+"
                              rf"(?P<name>{NAME})[.!]$")
@@ -113,17 +113,17 @@ NOT_VERBS = frozenset(
     excellent perfect fine not never always still already all everyone everybody off""".split()
 )
 # "Can you send me the contract by Monday, Ravi?": the name ends the request.
-LATE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+?),\s+(?P<name>{NAME})[.?!]*$")
+LATE_REQUEST = re.compile(rf"^{LEAD}{_ASK}\s+(?P<task>.+?),\s+(?P<name>{NAME})[.?!]*$")
 # "Action item for Kim: renew the permits." / "Action item: Kim to renew the permits."
 ACTION_ITEM_FOR = re.compile(rf"(?i:action items?)\s+(?i:for)\s+(?P<name>{NAME})\s*[:,-]?\s+(?P<task>.+)")
 # "Next step: Dev sends the survey." / "To do: Ana to book the hall."
 ACTION_ITEM_TO = re.compile(rf"(?i:action items?|next steps?|to-?dos?|follow-?ups?)\s*[:,-]\s*(?P<name>{NAME})\s+"
                             rf"(?:(?i:to|will|should)\s+)?(?P<task>[a-z].+)")
 # "Eli, you're in charge of the raffle.", "Carla is responsible for the press release."
-IN_CHARGE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),?\s+(?i:you're|you are|is|will be)\s+"
+IN_CHARGE = re.compile(rf"^{LEAD}(?P<name>{NAME}),?\s+(?i:you're|you are|is|will be)\s+"
                        rf"(?P<task>(?i:in charge of|responsible for)\s+.+)")
 # "Ben, the invoice still needs sending (by Friday)": the thing that needs doing, asked of the one addressed.
-NEEDS_DOING = re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<what>(?i:the|our|my|your|this|that|these|those)\s+[^,]+?)"
+NEEDS_DOING = re.compile(rf"^{LEAD}(?P<name>{NAME}),\s+(?P<what>(?i:the|our|my|your|this|that|these|those)\s+[^,]+?)"
                          rf"\s+(?i:still\s+)?(?i:needs|need|wants)\s+(?P<verb>[a-z]+ing)\b(?P<rest>[^,?]*)")
 # "Scratch that, Carla is ordering the paint.", "Change of plan: Dev drafts the agenda.", "Ben, you collect the
 # keys.": a task already given, said again with someone else doing it (read only when it restates one).
@@ -135,24 +135,24 @@ PAST = re.compile(r"\b(?:already|yesterday|last (?:week|night|time|month)|earlie
 # the keys.", "Priya takes the keys.", "Priya has the keys covered.", "The keys are with Priya.", "Priya, the keys
 # are yours.", "Priya's on the keys."  (The -ing and -s verbs are :data:`TASK_VERBS`; not what was done or is usual.)
 THEIRS = (
-    re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+(?i:offered|agreed|volunteered|promised|has agreed|said (?:she|he|they)"
+    re.compile(rf"^{LEAD}(?P<name>{NAME})\s+(?i:offered|agreed|volunteered|promised|has agreed|said (?:she|he|they)"
                rf"(?:'d| would| will|'ll))\s+(?:to\s+)?(?P<task>[a-z][^?]+?)[.!]?$"),
-    re.compile(rf"^{_LEAD}(?P<name>{NAME})(?:\s+is|'s)\s+(?P<task>(?P<ing>[a-z]+ing)\s+(?:(?:up|out|over)\s+)?"
+    re.compile(rf"^{LEAD}(?P<name>{NAME})(?:\s+is|'s)\s+(?P<task>(?P<ing>[a-z]+ing)\s+(?:(?:up|out|over)\s+)?"
                rf"(?:the|our|all|those|these)\s+[^?]+?)[.!]?$"),
-    re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+(?P<task>(?P<does>[a-z]+s)\s+(?:(?:up|out|over)\s+)?(?:the|our|all|those|"
+    re.compile(rf"^{LEAD}(?P<name>{NAME})\s+(?P<task>(?P<does>[a-z]+s)\s+(?:(?:up|out|over)\s+)?(?:the|our|all|those|"
                rf"these)\s+[^?]+?)[.!]?$"),
-    re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+has\s+(?P<task>(?:the|our|that|this)\s+[^?,]+?)\s+(?i:covered|in hand|sorted)"
+    re.compile(rf"^{LEAD}(?P<name>{NAME})\s+has\s+(?P<task>(?:the|our|that|this)\s+[^?,]+?)\s+(?i:covered|in hand|sorted)"
                rf"[.!]?$"),
-    re.compile(rf"^{_LEAD}(?P<task>(?i:the|our)\s+[^?,]+?)\s+(?i:is|are|goes|go)\s+(?i:with|to)\s+(?P<name>{NAME})[.!]?$"),
-    re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<task>(?i:the|our)\s+[^?,]+?)\s+(?i:is|are)\s+(?i:yours|all yours)[.!]?$"),
-    re.compile(rf"^{_LEAD}(?P<task>(?i:the|our)\s+[^?,]+?)(?:'s|\s+is|\s+are)\s+(?i:yours|all yours),\s+(?P<name>{NAME})"
+    re.compile(rf"^{LEAD}(?P<task>(?i:the|our)\s+[^?,]+?)\s+(?i:is|are|goes|go)\s+(?i:with|to)\s+(?P<name>{NAME})[.!]?$"),
+    re.compile(rf"^{LEAD}(?P<name>{NAME}),\s+(?P<task>(?i:the|our)\s+[^?,]+?)\s+(?i:is|are)\s+(?i:yours|all yours)[.!]?$"),
+    re.compile(rf"^{LEAD}(?P<task>(?i:the|our)\s+[^?,]+?)(?:'s|\s+is|\s+are)\s+(?i:yours|all yours),\s+(?P<name>{NAME})"
                rf"[.!]?$"),
     # "I'll leave the heater with you, Ben.", "Ben, can I leave the heater with you?"
-    re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?i:i'll|i will|can i|let me|i'm going to)\s+(?i:leave|hand)\s+"
+    re.compile(rf"^{LEAD}(?P<name>{NAME}),\s+(?i:i'll|i will|can i|let me|i'm going to)\s+(?i:leave|hand)\s+"
                rf"(?P<task>(?i:the|this|that|our)\s+[^,?]+?)\s+(?i:with|to|over to)\s+you[.?!]*$"),
-    re.compile(rf"^{_LEAD}(?i:i'll|i will|can i|let me|i'm going to)\s+(?i:leave|hand)\s+(?P<task>(?i:the|this|that|our)"
+    re.compile(rf"^{LEAD}(?i:i'll|i will|can i|let me|i'm going to)\s+(?i:leave|hand)\s+(?P<task>(?i:the|this|that|our)"
                rf"\s+[^,?]+?)\s+(?i:with|to|over to)\s+you,\s+(?P<name>{NAME})[.?!]*$"),
-    re.compile(rf"^{_LEAD}(?P<name>{NAME})(?:'s|,\s+you're|,\s+you are)\s+on\s+(?!(?i:holiday|leave|vacation|annual|sick|"
+    re.compile(rf"^{LEAD}(?P<name>{NAME})(?:'s|,\s+you're|,\s+you are)\s+on\s+(?!(?i:holiday|leave|vacation|annual|sick|"
                rf"a call|the phone|the way|(?:her|his|their|my) way|site|time|board|a break|break|lunch|mute|track|top|"
                rf"the (?:right|wrong) track|the same page|the ball|the mend|"
                rf"fire|it)\b)(?P<task>[^?,]+?)[.!]?$"),
@@ -186,9 +186,9 @@ def _task_verb(word: str) -> bool:
 
 
 # "Can Eli book the van?": a request about someone present (its verb one of :data:`TASK_VERBS`).
-CAN_THEY = re.compile(rf"^{_LEAD}(?i:can|could|will|would)\s+(?P<name>{NAME})\s+(?P<task>[a-z][^?]+)\?$")
+CAN_THEY = re.compile(rf"^{LEAD}(?i:can|could|will|would)\s+(?P<name>{NAME})\s+(?P<task>[a-z][^?]+)\?$")
 # "Lee to update the budget by Q3." (minutes style): a known person, or a task with a deadline.
-NAME_TO = re.compile(rf"^{_LEAD}(?P<name>{NAME})\s+to\s+(?P<task>[a-z].+)")
+NAME_TO = re.compile(rf"^{LEAD}(?P<name>{NAME})\s+to\s+(?P<task>[a-z].+)")
 # "Let's have Ana own the rollout." / "Let Maria take that instead." / "Let's ask Bo to call them."
 LETS_HAVE = re.compile(
     rf"\b(?i:let's|let us|let)\s+(?:(?i:have|get|ask)\s+)?(?P<name>{NAME})\s+(?:to\s+)?(?P<task>[a-z].+)"
@@ -227,7 +227,7 @@ def taken_on(mine: re.Match[str]) -> str:
     return mine.group("task") or mine.group("left") or mine.group("covered")
 
 
-BARE_REQUEST = re.compile(rf"^{_LEAD}{_ASK}\s+(?P<task>.+)")
+BARE_REQUEST = re.compile(rf"^{LEAD}{_ASK}\s+(?P<task>.+)")
 # "Can someone call the plumber?", "Could anyone ...", "Who can ...?", "We need someone to ..."
 SOMEONE = re.compile(
     r"\b(?:(?:can|could|would|will)\s+(?:someone|somebody|anyone|anybody)|who can|who will|who wants to|"
@@ -247,51 +247,6 @@ VOLUNTEER = re.compile(
     r"i'll take care of (?:it|that|this|them)\b|(?:me|i will|i'll|i can|i do|i'm free)[.!]?$)",
     re.IGNORECASE,
 )
-# The task of a reassignment: "take that", "do it", "handle this", "own that"...
-TAKES_IT_OVER = re.compile(r"^(?:do|does|take|takes|handle|handles|own|owns|cover|covers)\s+(?:that|it|this)\b",
-                           re.IGNORECASE)
-# A due date moved: "Actually, make that Thursday.", "Let's push the invoice to next week.", "The report can wait
-# until Friday.", "The deadline for the hotel moved to Tuesday."  ``what`` names the task, if the sentence does.
-DUE_MOVED = re.compile(
-    r"(?:^(?:(?:actually|no|okay|ok|sorry|wait|so|let's|oh)[,.]?\s+)*make (?:that|it)|"
-    r"(?:push|move|postpone|delay|shift|bring)\s+(?:it|that|this|the\s+(?P<what>[\w\s-]+?))"
-    r"(?:\s+(?:back|forward|out))?\s+(?:to|until|till)|(?:it|that|this|the\s+(?P<waits>[\w\s-]+?))\s+can wait\s+"
-    r"(?:until|till)|(?:the\s+)?deadline(?:\s+for\s+(?:the\s+)?(?P<deadline>[\w\s-]+?))?\s+(?:is now|has moved|"
-    r"has changed|moved|moves|changed|changes|is)(?:\s+to)?|"
-    # "Can you do the minibus on Thursday instead?", "The minibus is for Tuesday now."
-    r"(?:do|have|get)\s+(?:it|that|this|the\s+(?P<instead>[\w\s-]+?))(?=\s+(?:on|by|for)\s+[^?]+?\s+instead\b)|"
-    r"\bthe\s+(?P<now>[\w\s-]+?)\s+is(?:\s+now)?(?=\s+(?:on|for)\s+[^?]+?\s+(?:now|instead)\b))"
-    r"\s+(?P<rest>.+)"
-    # "Ben, Wednesday works better for the minibus.": the day first.
-    r"|(?P<first>\b[A-Z]\w+(?:\s+\w+)?)\s+(?:works|suits (?:me|us)|would work) better\s+for\s+(?:the\s+)?"
-    r"(?P<better>[\w\s-]+?)[.!]?$", re.IGNORECASE)
-# The owner turning a task down: "Sorry, I can't this week.", "I won't be able to." (not "I can't make Monday, but
-# Wednesday works": that offers another day).
-DECLINED = re.compile(r"^(?:(?:sorry|no|unfortunately|oh)[,.]?\s+)*(?:i can't|i cannot|i won't be able to|"
-                      r"i'm not able to|i am not able to|i don't have time|i'm away|i am away)"
-                      r"(?!\s+(?:hear|see|find|remember|believe|wait|say|tell|promise))\b(?![^.!?]*\bbut\b)",
-                      re.IGNORECASE)
-# "Actually, let me take that one instead.", "I'll do that instead.": the newest task moves to the speaker.
-I_TAKE_IT_OVER = re.compile(rf"^{_LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own)\s+"
-                            r"(?i:that|it|this)(?:\s+one)?(?:\s+over)?\s+(?i:instead|myself|then)\b")
-# "I'll take the rota, I wrote it.": a task just given to someone else, taken by its name.
-I_TAKE_THE = re.compile(rf"^{_LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own|pick up)\s+"
-                        r"(?P<what>(?i:the)\s+[^,.?!]+)")
-HAND_TO = re.compile(rf"\b(?i:hand|give|pass|move|switch|reassign)\s+(?i:that|it|this)(?:\s+(?i:over))?\s+(?i:to)\s+"
-                     rf"(?P<name>{NAME})")
-# "Forget the bus.", "Cancel the booking.", "No need to call them any more."
-CALLED_OFF = re.compile(
-    r"(?<!don't )(?<!do not )(?<!not )\b(?:forget(?: about)?|cancel|scrap|never mind(?: about)?|skip|scratch(?! that\b)|"
-    r"hold off on|(?:don't|do not) bother with|no need for|(?:we|you) (?:don't|do not|no longer) need(?! to\b))"
-    r"\s+(?P<what>.+)"
-    r"|\b(?:no need to|we don't need to|we do not need to|you don't need to|you do not need to|let's not|"
-    r"let us not)\s+(?!forget\b|worry\b|panic\b|rush\b)(?P<task>.+)"
-    # "The minibus is off.", "The minibus isn't needed any more."
-    r"|^(?:(?:so|okay|ok|right|actually)[,]?\s+)?(?P<thing>(?:the|our)\s+[^,]+?)\s+(?:is|are)\s+(?:off|no longer needed|"
-    r"not needed)\b|^(?:(?:so|okay|ok|right|actually)[,]?\s+)?(?P<unneeded>(?:the|our)\s+[^,]+?)\s+(?:isn't|aren't)\s+"
-    r"needed\b",
-    re.IGNORECASE,
-)
 # What is asked for the moment, not a task: "can you see my screen?", "could you repeat that?".
 IN_THE_MOMENT = re.compile(
     r"^(?:see|hear|repeat|say that|speak|explain|sit|stand|have a seat|take a seat|come in|relax|calm down|"
@@ -307,7 +262,7 @@ GREETED = re.compile(rf"^{_GREETING}[,.]?\s+(?P<name>{NAME})[,.!?]")
 # "Right away, Mo.", "Sure thing, Mo!", "Will do, Mo.": the answer names who asked.
 ANSWERED = re.compile(rf"^(?i:right away|sure thing|will do|of course|no problem|got it|on it|sure|okay|ok),?\s+"
                       rf"(?P<name>{NAME})[.!]?$")
-VOCATIVE = re.compile(rf"^{_LEAD}(?P<name>{NAME}),\s+(?P<rest>.*)")
+VOCATIVE = re.compile(rf"^{LEAD}(?P<name>{NAME}),\s+(?P<rest>.*)")
 LATE_VOCATIVE = re.compile(rf",\s+(?P<name>{NAME})[.!?]$")
 # A vocative followed by a question to them or by "you": they have the floor ("Mike, how about you?").
 TO_THEM = re.compile(r"^(?:you|your|what|how|where|when|why|which|anything|any)\b|\?$", re.IGNORECASE)
@@ -324,7 +279,7 @@ ROLE_WILL = re.compile(
 # "We'll send the press release on launch day.", "We need to renew the insurance.": a task of the team's, nobody's yet
 # (only with a verb that makes something: "We'll see.", "We need to talk.", "We'll go with ..." are none).
 WE_TASK = re.compile(
-    rf"^{_LEAD}(?:so,?\s+)?we(?:'ll| will| need to| have to| must| should| still need to| still have to|'ve got to)\s+"
+    rf"^{LEAD}(?:so,?\s+)?we(?:'ll| will| need to| have to| must| should| still need to| still have to|'ve got to)\s+"
     r"(?P<task>(?:send|email|call|ring|phone|book|order|buy|print|post|write|draft|update|fix|repair|clean|prepare|"
     r"submit|file|pay|renew|invite|confirm|contact|share|upload|publish|announce|schedule|arrange|organi[sz]e|"
     r"collect|deliver|install|replace|check|review|brief|get(?!\s+(?:there|back|going|started|on|along|together|"
