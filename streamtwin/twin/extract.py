@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from streamtwin.twin import change_phrasings as change
+from streamtwin.twin import change_phrasings as change_say
 from streamtwin.twin import phrasings as say
 from streamtwin.twin import task_changes as changes
 from streamtwin.twin.addressing import Addressing
@@ -167,11 +167,12 @@ class RuleExtractor:
                 and order.split()[0].lower() in say.TASK_VERBS and not say.PLEASANTRY.match(order):
             self._assigned(self._named(late), order, sentence, asked=True)
             return
-        handed = change.HAND_TO.search(sentence)
+        handed = change_say.HAND_TO.search(sentence)
         if self._named(handed) and self.items:
             self._reassign(self._named(handed))  # "Hand that to Bo."
             return
-        if change.I_TAKE_IT_OVER.match(sentence) and self.items and self.items[-1].heard >= self.room.utterances - 2:
+        recent = self.items and self.items[-1].heard >= self.room.utterances - 2
+        if change_say.I_TAKE_IT_OVER.match(sentence) and recent:
             self.items[-1].change("owner", self.room.speaker)  # "Actually, let me take that one instead."
             self.items[-1].said_first_person = True
             return
@@ -237,7 +238,7 @@ class RuleExtractor:
         """``name`` is to do ``task`` (``asked``: they were asked, so their yes refines it); "take that
         instead" hands the last task over."""
         self.room.person(name)
-        if change.TAKES_IT_OVER.match(task.strip()):
+        if change_say.TAKES_IT_OVER.match(task.strip()):
             self._reassign(name)
             return
         if asked:
@@ -248,7 +249,7 @@ class RuleExtractor:
 
     def _taken_by_name(self, sentence: str) -> bool:
         """ "I'll take the rota." right after the rota went to someone else: it is the speaker's now."""
-        taken = change.I_TAKE_THE.match(sentence)
+        taken = change_say.I_TAKE_THE.match(sentence)
         if not taken or not self.room.speaker:
             return False
         words = key_words(taken.group("what"))
@@ -293,7 +294,7 @@ class RuleExtractor:
                 last.change("due", due)
             named = task_and_due(say.CLAUSE_END.split(task)[0])[0]
             if yes_to_it and not say.POINTER_WORDS.search(named) and len(key_words(named)) >= 2:
-                last.text = named  # "Yes, I'll bring the spare one up ..." says what it is in the doer's words
+                last.text = named  # "Yes, I'll bring my old laptop in." says what it is in the doer's words
             last.heard = self.room.utterances
             return
         if self.room.label and not VOICE_LABEL.match(self.room.label):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from streamtwin.twin import change_phrasings as change
+from streamtwin.twin import change_phrasings as change_say
 from streamtwin.twin import phrasings as say
 from streamtwin.twin.due import DATE, NOT_DATE, task_and_due
 from streamtwin.twin.heard import jaccard, key_words, overlap
@@ -56,7 +56,7 @@ def restated(tasks: list[Task], sentence: str) -> tuple[Task, str] | None:
 def called_off(tasks: list[Task], sentence: str) -> list[Task] | None:
     """"Forget the bus.", "No need to call them.", "The minibus is off.": the tasks that remain, or None when the
     sentence calls off none of them."""
-    match = change.CALLED_OFF.search(sentence)
+    match = change_say.CALLED_OFF.search(sentence)
     if not match:
         return None
     words = key_words(next((g for g in match.group("what", "task", "thing", "unneeded") if g), ""))
@@ -67,7 +67,7 @@ def called_off(tasks: list[Task], sentence: str) -> list[Task] | None:
 def due_moved(tasks: list[Task], sentence: str, utterance: int) -> bool:
     """"Actually, make that Thursday.", "Let's push the invoice to next week.": the task it names (else the newest,
     if said in the last two utterances) is due then."""
-    moved = change.DUE_MOVED.search(sentence)
+    moved = change_say.DUE_MOVED.search(sentence)
     due = task_and_due(moved.group("rest") or moved.group("first"))[1] if moved else ""
     if not due or not tasks:
         return False
@@ -83,7 +83,7 @@ def due_moved(tasks: list[Task], sentence: str, utterance: int) -> bool:
 def declined(tasks: list[Task], sentence: str, speaker: str, utterance: int) -> Task | None:
     """"Tom, can you book the hotel?" - "Sorry, I can't this week.": the task, now without an owner, or None."""
     last = tasks[-1] if tasks else None
-    if last is None or not change.DECLINED.match(sentence) or last.heard < utterance - 2 \
+    if last is None or not change_say.DECLINED.match(sentence) or last.heard < utterance - 2 \
             or not last.owner or last.owner != speaker:
         return None
     last.change("owner", "")
