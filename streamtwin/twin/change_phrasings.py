@@ -37,12 +37,11 @@ DECLINED = re.compile(r"^(?:(?:sorry|no|unfortunately|oh)[,.]?\s+)*(?:i can't|i 
                       r"i'm not able to|i am not able to|i don't have time|i'm away|i am away)"
                       r"(?!\s+(?:hear|see|find|remember|believe|wait|say|tell|promise))\b(?![^.!?]*\bbut\b)",
                       re.IGNORECASE)
+_I_TAKE = rf"^{LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own|pick up)\s+"
 # "Actually, let me take that one instead.", "I'll do that instead.": the newest task moves to the speaker.
-I_TAKE_IT_OVER = re.compile(rf"^{LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own)\s+"
-                            r"(?i:that|it|this)(?:\s+one)?(?:\s+over)?\s+(?i:instead|myself|then)\b")
+I_TAKE_IT_OVER = re.compile(_I_TAKE + r"(?i:that|it|this)(?:\s+one)?(?:\s+over)?\s+(?i:instead|myself|then)\b")
 # "I'll take the rota, I wrote it.": a task just given to someone else, taken by its name.
-I_TAKE_THE = re.compile(rf"^{LEAD}(?i:let me|i'll|i will|i can)\s+(?i:take|do|handle|cover|own|pick up)\s+"
-                        r"(?P<what>(?i:the)\s+[^,.?!]+)")
+I_TAKE_THE = re.compile(_I_TAKE + r"(?P<what>(?i:the)\s+[^,.?!]+)")
 HAND_TO = re.compile(rf"\b(?i:hand|give|pass|move|switch|reassign)\s+(?i:that|it|this)(?:\s+(?i:over))?\s+(?i:to)\s+"
                      rf"(?P<name>{NAME})")
 # "Forget the bus.", "Cancel the booking.", "No need to call them any more."
