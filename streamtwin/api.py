@@ -34,6 +34,7 @@ import numpy as np
 from streamtwin.bus import EventBus
 from streamtwin.config import Config
 from streamtwin.speech.engine import load_engine
+from streamtwin.speech.speech_stage import primary_language
 from streamtwin.events import Event, SessionEnded
 from streamtwin.media.ingest import MediaReader, is_live_spec
 from streamtwin.llm.factory import make_backend
@@ -56,9 +57,13 @@ async def build_session(config: Config, *, source: str, realtime: bool) -> Sessi
 
     Raises :class:`~streamtwin.speech.asr_models.ModelLoadError`, :class:`~streamtwin.llm.backend.LLMError`
     or ValueError for a configuration that cannot run."""
+    hint = primary_language(config.language_hint)  # a bad one fails before the models load
     backend = make_backend(config)
     await asyncio.get_running_loop().run_in_executor(None, load_engine, config)
-    return Session(config, source=source, realtime=realtime, backend=backend)
+    session = Session(config, source=source, realtime=realtime, backend=backend)
+    if hint:  # what a page's hello says for a served session (the server takes it from there, not from here)
+        session.hint_language(hint)
+    return session
 
 
 async def close_backend(session: Session) -> None:

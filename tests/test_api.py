@@ -146,3 +146,18 @@ def test_example_push_media_hears_the_audio_and_sees_the_cut():
     said = [line.split("s  ", 1)[1] for line in lines if "[seen:" not in line]
     assert word_error_rate(reference("standup.txt"), normalise(" ".join(said))) <= 0.35
     assert any(re.match(r"^\s*10\.\d s  \[seen: scene_change\]$", line) for line in lines), lines
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("hint, before_s", [("en-US", 2.5), ("", 99.0)])
+async def test_a_language_hint_lets_the_first_words_come_after_one_second(hint, before_s):
+    """A file's first speaker waited for 3 s of speech before language detection let any word be shown; with
+    the hint a browser's hello (or `run`'s locale) gives, a real reader's first words come after about 1 s."""
+    reader = SAMPLES / "voices" / "dev" / "pair_m.ogg"  # a LibriSpeech reader from 0.5 s
+    options = {**FAST, "asr_model": "base", "asr_language": "auto", "speakers": "off", "language_hint": hint}
+    async with aclosing(streamtwin.stream(reader, realtime=False, **options)) as events:
+        async for event in events:
+            if isinstance(event, streamtwin.TranscriptPartial) and event.text.strip():
+                first = event.media_time
+                break
+    assert first < before_s and (hint or first >= 3.0)

@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, Mapping
 
 from streamtwin.config import Config
 from streamtwin.events import Error, Event
@@ -20,11 +20,12 @@ from streamtwin.media.redact import redact
 from streamtwin.outputs.text import JsonlOutput, TextOutput
 
 
-def system_language() -> str:
+def system_language(env: Mapping[str, str] | None = None) -> str:
     """This system's language as its locale variables say it ("de_AT.UTF-8" -> "de_AT"), as a browser sends
     ``navigator.language``; "" for the C/POSIX locale or none."""
+    env = os.environ if env is None else env
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(variable, "").split(".")[0].split("@")[0]
+        value = env.get(variable, "").split(".")[0].split("@")[0]
         if value:
             return "" if value in ("C", "POSIX") else value
     return ""

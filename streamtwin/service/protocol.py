@@ -14,11 +14,11 @@ from typing import Any
 
 from streamtwin.rooms.roster import RosterError, clean_name
 from streamtwin.service.sdp_rules import offer_problem
+from streamtwin.speech.speech_stage import LANGUAGE_TAG
 
 CLIENT_TYPES = ("hello", "offer", "end", "ask", "rename")
 ROLES = ("publisher", "viewer", "meetings")  # meetings: asks every past session (serve --redis)
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # matched whole (fullmatch): "$" would let "id\n" through
-LANGUAGE_TAG = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*")  # BCP 47 as navigator.language says it
 MAX_DEPTH = 8  # hello options are the deepest thing a client sends; nothing needs more
 MAX_TEXT_FIELD = 256  # tokens and session ids
 MAX_SOURCE_LABEL = 200

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Callable
 
 import numpy as np
@@ -42,6 +43,16 @@ HINTED_FROM_S = 1.0
 # Spanish, French or Chinese window read as English above 0.59 (espeak German 0.587, Spanish 0.55) at
 # that padding or at 30 s.
 HINT_CONFIRMED = 0.6
+LANGUAGE_TAG = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*")  # BCP 47 as navigator.language says it
+
+
+def primary_language(tag: str) -> str:
+    """The primary subtag of a language tag or locale ("de" of "de-AT" or "de_AT"); "" for none; ValueError for
+    anything that is not one."""
+    match = LANGUAGE_TAG.fullmatch(tag.strip())
+    if tag.strip() and not match:
+        raise ValueError(f"a language hint is a language tag such as 'en' or 'de-AT', not {tag[:40]!r}")
+    return match.group(1).lower() if match else ""
 
 
 class StreamingVAD:
@@ -241,9 +252,10 @@ class SpeechStage:
         return True
 
     def hint_language(self, language: str) -> None:
-        """The language this stream's speaker most likely speaks (a room's other participants speak it): while
-        still detecting, decode after less speech and settle on a confident detection that agrees."""
-        if self.language == "auto" and self._hint is None:
+        """The language this stream's speaker most likely speaks (a room's other participants speak it, the
+        publisher's hello or ``--language-hint`` says it): while still detecting, decode after less speech and
+        settle on a confident detection that agrees."""
+        if self.language == "auto" and self._hint is None and language:
             self._hint = language
             self._policy.language_window_s = HINTED_FROM_S
 
