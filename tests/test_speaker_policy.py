@@ -183,6 +183,13 @@ def test_one_voice_is_not_split_and_too_few_partials_never_are():
         ("Carol, please fix the search page.", ""),
         ("And here.", ""),  # Whisper's "Anna here."
         ("Come here.", ""),
+        ("Hi Amara, it's Björn from accounts. The printer jams.", "Björn"),  # on the phone
+        ("Hi, it's Magdalena in finance.", "Magdalena"),
+        ("It's Callum here, about the flat.", "Callum"),
+        ("IT service desk, Sione speaking. What can I do for you?", "Sione"),
+        ("Hi, I'm José.", "José"),  # accents
+        ("Who's on it? It's Amani.", ""),  # who does it, not who speaks
+        ("It's Tuesday again.", ""),
     ],
 )
 def test_self_introductions(text, name):
@@ -338,3 +345,42 @@ def test_a_new_voice_that_ends_a_split_utterance_answers_an_open_address():
     naming.heard(3, "Great! Carol, please fix the page by Wednesday. The design work costs more.", "S1", "S2")
     changes = naming.heard(4, "Yes, I will send the report. Are we still launching?", "S2", "S3")
     assert [(c.label, c.name) for c in changes] == [("S3", "Carol")]
+
+
+def test_a_greeting_names_the_voice_it_answers_or_asks_the_next_one_in():
+    """ "Hi Amara, ..." after Amara's voice spoke names it, as "Thanks, Amara." does; said first ("Hi, Noor.
+    Come in."), the next new voice is Noor."""
+    naming = Naming()
+    naming.heard(1, "IT help desk. What's going on?", "S1", "S1")
+    changes = naming.heard(2, "Hi Amara, the printer on the third floor jams.", "S2", "S2")
+    assert [(c.label, c.name) for c in changes] == [("S1", "Amara")]
+    first = Naming()
+    assert first.heard(1, "Hi, Noor. Come in, grab a seat.", "S1", "S1") == []
+    assert [(c.label, c.name) for c in first.heard(2, "It's been a busy week.", "S2", "S2")] == [("S2", "Noor")]
+
+
+@pytest.mark.parametrize("order", ["Amani, I'd like you to put the social plan together by Wednesday.",
+                                   "Hiroshi, fix that board this morning, before anyone goes up."])
+def test_an_order_to_someone_named_is_answered_by_them(order):
+    naming = Naming()
+    naming.heard(1, "Right, let's go through the week.", "S1", "S1")
+    naming.heard(2, order, "S1", "S1")
+    name = order.split(",")[0]
+    assert [(c.label, c.name) for c in naming.heard(3, "No problem.", "S2", "S2")] == [("S2", name)]
+
+
+def test_with_the_participants_heard_a_voice_that_spoke_of_the_others_is_the_one_left():
+    """Whoever says "Pedro will make the screenshots" is not Pedro: once every participant was heard, a voice
+    that named all the others but one of someone else is that one (not a name in its own introduction)."""
+    naming = Naming(["Nadia", "Oskar", "Pedro"])
+    naming.heard(1, "The launch is June 2nd. Pedro will make the screenshots.", "S1", "S1")
+    naming.heard(2, "Marketing needs them two weeks before.", "S2", "S2")
+    naming.heard(3, "I'm at a conference that week.", "S3", "S3")
+    assert names(naming) == {}
+    changes = naming.heard(4, "Then Oskar, you take them.", "S1", "S1")
+    assert ("S1", "Nadia") in [(c.label, c.name) for c in changes]
+    # a name said in an introduction the patterns do not read ("it's Pedro on the line") rules nobody out
+    other = Naming(["Nadia", "Pedro"])
+    other.heard(1, "Hello, yes, it's Pedro on the line for the launch.", "S1", "S1")
+    other.heard(2, "Good, the launch is on June 2nd.", "S2", "S2")
+    assert names(other) == {}

@@ -12,7 +12,11 @@ which name:
 * ``participants`` (or ``addressed``): one voice left without a name and one name of the people present left free
   go together: the ``--participants`` once as many voices were heard as it names, else the names said to someone
   (not while the answer may still come), unless that voice said the name or spoke right after it was asked
-  without answering.
+  without answering.  Once every one of ``--participants`` was heard, a voice that said all the free names but one of someone else
+  ("Pedro will make the screenshots") takes that one;
+* a greeting ("Hi Amara, ...") names the voice before as thanks do; said first, to nobody heard yet ("Hi, Noor.
+  Come in."), it is an address the next voice answers, as is an order to someone named ("Hiroshi, fix that
+  board.", "Amani, I'd like you to ...").
 
 A name already held by another voice is not given twice; the first name of a voice holds against later ones of
 the same strength, and a weaker way never overrides a stronger one (viewer > profile > introduced > addressed >
@@ -28,7 +32,7 @@ from dataclasses import dataclass
 
 from streamtwin.twin import phrasings as say
 
-_NAME = r"(?P<name>[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)"
+_NAME = rf"(?P<name>{say.WORD})"  # accents too: "I'm José"
 # Words that follow "I'm" / "this is" capitalised without being a name ("I'm Sorry", "This is Monday").
 # (The common words of conversation are :func:`streamtwin.twin.phrasings.common_word`'s; these are the rest.)
 _NOT_A_NAME = frozenset(
@@ -40,6 +44,10 @@ _PATTERNS = (
     re.compile(rf"(?:^|[.!?]\s+|,\s*)(?i:i'm|i am)\s+{_NAME}(?=[,.!?]|\s+(?i:here|speaking|and|from|with)\b|$)"),
     re.compile(rf"(?:^|[.!?,]\s*|\b(?i:hi|hello|hey|yes|okay|ok)\s+)(?i:this is)\s+{_NAME}(?=[,.!?]|\s+(?i:here|speaking)\b|$)"),
     re.compile(rf"(?:^|[.!?]\s+|\b(?i:hi|hello|hey|yes|okay|ok),?\s+){_NAME}\s+(?i:here|speaking)\b"),
+    # on the phone: "Hi Amara, it's Björn from accounts.", "It's Callum here."
+    re.compile(rf"(?:^|[.!?]\s+)(?i:it's|it is)\s+{_NAME}\s+(?i:from|here|speaking|again|in|at)\b"),
+    re.compile(rf"^(?i:hi|hello|hey)\b[^.!?]*?,\s*(?i:it's|it is)\s+{_NAME}(?=[,.!?]|$|\s+(?i:from|here|speaking|again|in|at)\b)"),
+    re.compile(rf",\s+{_NAME}\s+(?i:speaking)\b"),  # "IT service desk, Sione speaking."
 )
 
 
@@ -64,7 +72,10 @@ STRENGTH = {"participants": 1, "addressed": 2, "introduced": 3, "profile": 4, "v
 _THANKED = re.compile(rf"^(?i:thanks|thank you|thanks a lot|thank you very much|cheers)[,.!]?\s+(?P<name>{say.NAME})"
                       r"[,.!?]")
 _ASKED = re.compile(r"^(?:please|can you|could you|would you|will you|what|how|when|where|why|do you|are you|"
-                    r"have you)\b|\?$", re.IGNORECASE)
+                    r"have you|i'd like you to|i would like you to|i want you to|i need you to|you need to)\b|\?$",
+                    re.IGNORECASE)
+# "Hi Amara, ..." greets the voice that spoke before; said first, to nobody yet heard, it asks the next voice in.
+_GREETED = re.compile(rf"^(?i:hi|hello|hey|good morning|morning|welcome|welcome back)[,!]?\s+(?P<name>{say.NAME})[,.!?]")
 OPEN_FOR = 5  # utterances an address ("Carol, please ...") stays open for its answer
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _REPLY = re.compile(r"^(?:yes|yeah|sure|okay|ok|of course|will do|no problem|i will|i'll|i can)\b", re.IGNORECASE)
@@ -77,6 +88,24 @@ class NameChange:
     how: str
     utterance: int = 0
     previous: str = ""
+
+
+def _mentioned(name: str, text: str) -> bool:
+    """``name`` said in ``text`` of someone else: "Pedro will do it", not "it's Magdalena in finance" or "Sione
+    speaking" (a self-introduction the patterns above may not know)."""
+    for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+        before, after = text[: match.start()].lower(), text[match.end():].lower()
+        if not re.search(r"(?:it's|it is|this is|i'm|i am|name is|name's)\s*$", before) and not re.match(
+            r"\s+(?:here|speaking)\b", after
+        ):
+            return True
+    return False
+
+
+def _ordered(rest: str) -> bool:
+    """ "Hiroshi, fix that board this morning.": an order, which the one named answers."""
+    first = rest.split(maxsplit=1)[0].lower() if rest.strip() else ""
+    return first in say.TASK_VERBS and not rest.rstrip().endswith("?")
 
 
 def _a_name(name: str) -> bool:
@@ -99,6 +128,7 @@ class Naming:
         self._count = 0  # utterances heard
         self._addressed: list[str] = []  # names said to someone: people present
         self._not: dict[str, set[str]] = {}  # name -> voices that cannot be it (said it, or let it pass unanswered)
+        self._said: dict[str, set[str]] = {}  # name -> voices that said it of someone else
 
     def name_of(self, label: str) -> str:
         return self.names.get(label, ("", ""))[0]
@@ -164,22 +194,33 @@ class Naming:
             changes.append(self.give(speaker, introduced, "introduced", utterance, utterance))
         for k, sentence in enumerate(sentences):
             said_by = first if text.find(sentence) < len(text) / 2 else last  # which voice of a split utterance
-            thanked = _THANKED.match(sentence) or say.ANSWERED.match(sentence)
+            greeted = _GREETED.match(sentence) if k == 0 else None
+            thanked = _THANKED.match(sentence) or say.ANSWERED.match(sentence) or greeted
             if thanked and k == 0 and self._previous and self._previous != first and _a_name(thanked["name"]):
                 changes.append(self.give(self._previous, thanked["name"], "addressed", utterance,
                                          self._previous_utterance))
                 self._present(thanked["name"], first)
+            elif greeted and _a_name(greeted["name"]):  # "Hi, Noor. Come in.": whoever answers first
+                self._asked.append((greeted["name"], said_by, self._count))
+                self._present(greeted["name"], said_by)
             vocative = say.VOCATIVE.match(sentence)
             late = say.LATE_VOCATIVE.search(sentence) if sentence.endswith("?") else None
-            if vocative and _a_name(vocative["name"]) and _ASKED.search(vocative["rest"]):
+            if vocative and _a_name(vocative["name"]) and (_ASKED.search(vocative["rest"])
+                                                            or _ordered(vocative["rest"])):
                 self._asked.append((vocative["name"], said_by, self._count))
                 self._present(vocative["name"], said_by)
             elif late and _a_name(late["name"]):
                 self._asked.append((late["name"], said_by, self._count))
                 self._present(late["name"], said_by)
+        if first == last:  # "Pedro will make the screenshots.": whoever says a name is not that person
+            for name in self.participants:
+                if name != introduced and _mentioned(name, text):
+                    self._said.setdefault(name, set()).add(first)
         self._heard.update({first, last})
         self._previous, self._previous_utterance = last, utterance
         changes.append(self._by_elimination(utterance))
+        while (excluded := self._by_exclusion(utterance)) is not None:  # one name given may settle another
+            changes.append(excluded)
         return [c for c in changes if c is not None]
 
     def _answered(self, utterance: int, sentences: list[str], first: str, last: str) -> NameChange | None:
@@ -201,6 +242,7 @@ class Naming:
         if name not in self._addressed:
             self._addressed.append(name)
         self._not.setdefault(name, set()).add(said_by)
+        self._said.setdefault(name, set()).add(said_by)
 
     def _by_elimination(self, utterance: int) -> NameChange | None:
         """One voice left without a name and one name of the people present left free (``--participants``, once as
@@ -216,4 +258,17 @@ class Naming:
             free, how = [n for n in self._addressed if not self.holder(n) and n not in waiting], "addressed"
         if len(free) == 1 and unnamed[0] not in self._not.get(free[0], set()):
             return self.give(unnamed[0], free[0], how, utterance, utterance)
+        return None
+
+    def _by_exclusion(self, utterance: int) -> NameChange | None:
+        """Everyone of ``--participants`` heard: a voice that said every free name but one of someone else takes
+        that one (not letting a name pass unanswered: the one asked often answers in words no rule reads)."""
+        heard = self._heard - {""}
+        if not self.participants or len(heard) != len(self.participants):
+            return None
+        free = [n for n in self.participants if not self.holder(n)]
+        for voice in sorted(label for label in heard if label not in self.names):
+            can = [n for n in free if voice not in self._said.get(n, set())]
+            if len(can) == 1:
+                return self.give(voice, can[0], "participants", utterance, utterance)
         return None
