@@ -384,3 +384,28 @@ def test_with_the_participants_heard_a_voice_that_spoke_of_the_others_is_the_one
     other.heard(1, "Hello, yes, it's Pedro on the line for the launch.", "S1", "S1")
     other.heard(2, "Good, the launch is on June 2nd.", "S2", "S2")
     assert names(other) == {}
+
+
+def test_a_request_that_ends_with_the_name_and_a_plain_answer_name_the_one_who_answers():
+    naming = Naming()
+    naming.heard(1, "Bed six had a high blood pressure this morning.", "S1", "S1")
+    naming.heard(2, "Is she still on the drip?", "S2", "S2")
+    naming.heard(3, "I'd like you to recheck her pressure every two hours, Kofi.", "S1", "S1")
+    assert [(c.label, c.name) for c in naming.heard(4, "Okay, every two hours.", "S2", "S2")] == [("S2", "Kofi")]
+    asked = Naming()
+    asked.heard(1, "The family of bed eight wanted a call.", "S1", "S1")
+    asked.heard(2, "Precious, did they phone back?", "S2", "S2")
+    assert [(c.label, c.name) for c in asked.heard(3, "Not yet.", "S1", "S1")] == [("S1", "Precious")]
+
+
+def test_a_task_given_to_a_participant_is_theirs_who_takes_it_at_once():
+    naming = Naming(["Siobhan", "Marcus", "Priya", "Kenji"])
+    naming.heard(1, "Let's lock the roadmap.", "S1", "S1")
+    naming.heard(2, "Action item for Kenji: draft the sync protocol by the end of the month.", "S2", "S2")
+    assert [(c.label, c.name) for c in naming.heard(3, "Okay, I can have a draft by the thirtieth.", "S3", "S3")] == [
+        ("S3", "Kenji")]
+    # only at once, and only by a reply: a voice going on about something else is not the one given the task
+    other = Naming(["Siobhan", "Marcus", "Priya"])
+    other.heard(1, "Let's lock the roadmap.", "S1", "S1")
+    other.heard(2, "Marcus to update the pricing page.", "S1", "S1")
+    assert other.heard(3, "The tablet layout worries me.", "S2", "S2") == []

@@ -16,7 +16,8 @@ which name:
   ("Pedro will make the screenshots") takes that one;
 * a greeting ("Hi Amara, ...") names the voice before as thanks do; said first, to nobody heard yet ("Hi, Noor.
   Come in."), it is an address the next voice answers, as is an order to someone named ("Hiroshi, fix that
-  board.", "Amani, I'd like you to ...").
+  board.", "Amani, I'd like you to ...", "I'd like you to recheck it, Kofi."); a task given to a participant by
+  name ("Action item for Kenji: ...") goes with the reply right after it ("Okay, I can ...").
 
 A name already held by another voice is not given twice; the first name of a voice holds against later ones of
 the same strength, and a weaker way never overrides a stronger one (viewer > profile > introduced > addressed >
@@ -78,7 +79,11 @@ _ASKED = re.compile(r"^(?:please|can you|could you|would you|will you|what|how|w
 _GREETED = re.compile(rf"^(?i:hi|hello|hey|good morning|morning|welcome|welcome back)[,!]?\s+(?P<name>{say.NAME})[,.!?]")
 OPEN_FOR = 5  # utterances an address ("Carol, please ...") stays open for its answer
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_REPLY = re.compile(r"^(?:yes|yeah|sure|okay|ok|of course|will do|no problem|i will|i'll|i can)\b", re.IGNORECASE)
+_REPLY = re.compile(r"^(?:yes|yeah|yep|sure|okay|ok|of course|will do|no problem|i will|i'll|i can|happy to|got it|"
+                    r"on it|absolutely|certainly|no|nope|not yet)\b", re.IGNORECASE)
+# A task given to someone by name ("Action item for Kenji: ...", "Marcus to update ...", "Let's have Priya own
+# ...", "Pedro will make the screenshots."): that person, if present, is likely to answer.
+_ASSIGNED = (say.ACTION_ITEM_FOR, say.NAME_TO, say.LETS_HAVE, say.NAME_WILL)
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,7 @@ class Naming:
         self.participants: list[str] = list(dict.fromkeys(p for p in participants if p))
         self._previous = ""  # the voice that spoke last (its last segment)
         self._asked: list[tuple[str, str, int]] = []  # open addresses: (name, asker, heard count when asked)
+        self._given: tuple[str, str] | None = None  # a task just given to a participant by name: (name, by whom)
         self._heard: set[str] = set()  # every label heard so far
         self._count = 0  # utterances heard
         self._addressed: list[str] = []  # names said to someone: people present
@@ -204,7 +210,8 @@ class Naming:
                 self._asked.append((greeted["name"], said_by, self._count))
                 self._present(greeted["name"], said_by)
             vocative = say.VOCATIVE.match(sentence)
-            late = say.LATE_VOCATIVE.search(sentence) if sentence.endswith("?") else None
+            # "..., Carol?", "I'd like you to recheck her pressure every two hours, Kofi."
+            late = say.LATE_VOCATIVE.search(sentence) if _ASKED.search(sentence) or _ordered(sentence) else None
             if vocative and _a_name(vocative["name"]) and (_ASKED.search(vocative["rest"])
                                                             or _ordered(vocative["rest"])):
                 self._asked.append((vocative["name"], said_by, self._count))
@@ -212,6 +219,11 @@ class Naming:
             elif late and _a_name(late["name"]):
                 self._asked.append((late["name"], said_by, self._count))
                 self._present(late["name"], said_by)
+        self._given = None
+        for sentence in sentences:
+            given = next((m for m in (p.search(sentence) for p in _ASSIGNED) if m), None)
+            if given and given["name"] in self.participants and not self.holder(given["name"]):
+                self._given = (given["name"], first)
         if first == last:  # "Pedro will make the screenshots.": whoever says a name is not that person
             for name in self.participants:
                 if name != introduced and _mentioned(name, text):
@@ -226,7 +238,8 @@ class Naming:
     def _answered(self, utterance: int, sentences: list[str], first: str, last: str) -> NameChange | None:
         """Someone was asked by name in the last few utterances: a voice never heard before (where the utterance
         begins, or ends) takes the latest open address not asked by itself; a voice that begins the utterance with
-        a reply ("Yes, I will ...") right after the address takes it, if unnamed."""
+        a reply ("Yes, I will ...") right after the address takes it, if unnamed; and a reply right after a task
+        was given to a participant by name ("Marcus to update the pricing page." - "Will do.") is theirs."""
         replies = bool(sentences) and bool(say.FIRST_PERSON.search(sentences[0]) or _REPLY.match(sentences[0]))
         new = [v for v in dict.fromkeys((first, last)) if v not in self._heard]  # a new voice first
         for voice in [*new, first]:
@@ -235,6 +248,8 @@ class Naming:
                 name = open_[-1][0]
                 self._asked = [a for a in self._asked if a[0] != name]
                 return self.give(voice, name, "addressed", utterance, utterance)
+        if self._given is not None and replies and first != self._given[1] and first not in self.names:
+            return self.give(first, self._given[0], "addressed", utterance, utterance)  # "Happy to."
         return None
 
     def _present(self, name: str, said_by: str) -> None:
