@@ -634,6 +634,7 @@ def test_everyday_ways_of_saying_a_decision(said, decided):
     ("Why don't we order the tiles from the other supplier?", "Agreed.", "order the tiles from the other supplier"),
     ("Shall we skip the dessert course this year?", "Sounds good to me.", "skip the dessert course this year"),
     ("I suggest we rent two vans instead of the bus.", "Makes sense.", "rent two vans instead of the bus"),
+    ("I suggest we rent two vans instead of the bus.", "Make sense.", "rent two vans instead of the bus"),  # Whisper
     ("I'd propose that we close the site early on Friday.", "That works for me.", "close the site early on Friday"),
     ("My suggestion is to keep the old supplier for now.", "Fair enough.", "keep the old supplier for now"),
     ("Maybe we could split the workshop into two groups.", "Yes, I agree.", "split the workshop into two groups"),

@@ -126,7 +126,7 @@ WE_PLAN = re.compile(r"\bwe(?:'ll| will|'re going to| are going to)\s+(?!be\b|se
                      r"(?P<what>[^?,;]+?)[.!]?$", re.IGNORECASE)
 ACCEPT = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|sure|right|great|good|fine|absolutely)[,.!]?\s*)*"
                     r"(?:agreed|i agree|let's(?: do (?:it|that|this)| go for it)?|sounds good(?: to me)?|good idea|"
-                    r"great idea|fine by me|works for me|that works(?: for me)?|(?:that )?makes sense|we should|"
+                    r"great idea|fine by me|works for me|that works(?: for me)?|(?:that )?makes? sense|we should|"
                     r"go for it|deal|i'm happy with that|happy with that|fair enough)(?:[,.!]\s*.*|[.!]?)$",
                     re.IGNORECASE)
 # A plan of ours said any way ("We need a second van for the kit.", "Let's keep the old logo.") that the next voice
