@@ -56,7 +56,8 @@ from bench.speakers import true_speaker
 from bench.understanding_report import HEADER, NAME_WIDTH, ModeRun, mode_figures, print_mode, print_summary, row
 from streamtwin.config import Config
 from streamtwin.events import (
-    AssistantDelta, AssistantDone, AssistantStarted, Event, TranscriptFinal, TranscriptRevised, TwinPatch, TwinState,
+    AssistantDelta, AssistantDone, AssistantStarted, Event, SpeakerNamed, TranscriptFinal, TranscriptRevised, TwinPatch,
+    TwinState,
 )
 from streamtwin.media.ingest import MediaReader
 from streamtwin.llm.factory import make_backend
@@ -232,8 +233,17 @@ async def run_one(
         ],
         "non_items_taken": score.non_items_taken,
         "speaker_words": words,  # (label, true speaker) per word heard: bench.speakers.attribution scores them
+        "voice_names": voice_names([e for _, e in recorder.events if isinstance(e, SpeakerNamed)]),
     }
     return score, detail
+
+
+def voice_names(named: list[SpeakerNamed]) -> dict[str, str]:
+    """The name each voice label holds at the end (a later event replaces an earlier one; "" takes it away)."""
+    names: dict[str, str] = {}
+    for event in named:
+        names[event.speaker] = event.name
+    return {label: name for label, name in names.items() if name}
 
 
 def load_golds(split: str, only: str | None) -> list[dict[str, Any]]:

@@ -107,6 +107,7 @@ def mode_figures(run: ModeRun, speech: str, speakers: str) -> dict[str, Any]:
     labelled = [[tuple(w) for w in d.get("speaker_words", [])] for d in run.details]
     words = sum(map(len, labelled))
     right = sum(attribution(w)[0] * len(w) for w in labelled if w)
+    named = [voices_named(d) for d in run.details]
     return {
         "speech": speech,
         "conversations": len(run.details),
@@ -120,11 +121,25 @@ def mode_figures(run: ModeRun, speech: str, speakers: str) -> dict[str, Any]:
         },
         # Share of words under the right speaker label (each conversation's labels matched to its speakers).
         "speaker_attribution": _round(right / words if words and speakers != "off" else None),
+        # Voices given a name (from what was said, --participants): right when it is the speaker the label holds
+        # most words of; of every speaker heard.
+        "voices_named_right": sum(n[0] for n in named),
+        "voices_named_wrong": sum(n[1] for n in named),
+        "voices": sum(n[2] for n in named),
         "by_kind": {kind: {"conversations": run.kind_counts[kind], **headline(score)}
                     for kind, score in sorted(run.by_kind.items())},
         "said_as_recall": recall_per_tag(total.said_as),
         "owner_by_recall": recall_per_tag(total.owner_by),
     }
+
+
+def voices_named(detail: dict[str, Any]) -> tuple[int, int, int]:
+    """(named right, named wrong, speakers heard) of one conversation's voice labels."""
+    words = [tuple(w) for w in detail.get("speaker_words", [])]
+    mapping = attribution(words)[1] if words else {}
+    names = detail.get("voice_names", {})
+    right = sum(mapping.get(label) == name for label, name in names.items())
+    return right, len(names) - right, len({truth for _, truth in words})
 
 
 def _round(value: float | None) -> float | None:

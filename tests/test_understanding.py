@@ -44,6 +44,17 @@ def test_one_conversation_through_the_real_pipeline_gets_a_complete_score():
     result = run_standup("e2e", "--llm", "local", "--llm-model", "smollm2", "--asr-model", "tiny.en")
     assert result["llm"] == "local" and result["llm_model"] == "smollm2"
     assert result["modes"]["e2e"]["speech"] == "run"
+    figures = result["modes"]["e2e"]
+    assert figures["voices"] == 3 and 0 <= figures["voices_named_right"] + figures["voices_named_wrong"] <= 4
+
+
+def test_a_voice_is_named_right_when_its_name_is_the_speaker_its_label_holds_most_words_of():
+    from bench.understanding_report import voices_named
+
+    words = [["S1", "Anna"]] * 5 + [["S2", "Tom"]] * 4 + [["S2", "Mike"]] + [["S3", "Mike"]] * 3
+    detail = {"speaker_words": words, "voice_names": {"S1": "Anna", "S2": "Mike", "S3": "Mike"}}
+    assert voices_named(detail) == (2, 1, 3)  # S2 holds Tom's words: Mike is wrong there
+    assert voices_named({"speaker_words": [], "voice_names": {}}) == (0, 0, 0)
 
 
 def test_the_gold_lines_replayed_with_and_without_names_get_a_complete_score():
