@@ -34,6 +34,7 @@ def test_a_language_hint_is_its_primary_subtag_and_nonsense_is_refused():
 
     from streamtwin.speech.speech_stage import primary_language
 
-    assert [primary_language(t) for t in ("en", "de-AT", "de_AT", "PT-br", "", "  ")] == ["en", "de", "de", "pt", "", ""]
+    tags = ("en", "de-AT", "de_AT", "PT-br", "", "  ")
+    assert [primary_language(t) for t in tags] == ["en", "de", "de", "pt", "", ""]
     with pytest.raises(ValueError, match="language tag"):
         primary_language("english please")

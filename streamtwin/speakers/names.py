@@ -12,8 +12,8 @@ which name:
 * ``participants`` (or ``addressed``): one voice left without a name and one name of the people present left free
   go together: the ``--participants`` once as many voices were heard as it names, else the names said to someone
   (not while the answer may still come), unless that voice said the name or spoke right after it was asked
-  without answering.  Once every one of ``--participants`` was heard, a voice that said all the free names but one of someone else
-  ("Pedro will make the screenshots") takes that one;
+  without answering.  Once every one of ``--participants`` was heard, a voice that said all the free names but
+  one of someone else ("Pedro will make the screenshots") takes that one;
 * a greeting ("Hi Amara, ...") names the voice before as thanks do; said first, to nobody heard yet ("Hi, Noor.
   Come in."), it is an address the next voice answers, as is an order to someone named ("Hiroshi, fix that
   board.", "Amani, I'd like you to ...", "I'd like you to recheck it, Kofi."); a task given to a participant by
@@ -47,7 +47,8 @@ _PATTERNS = (
     re.compile(rf"(?:^|[.!?]\s+|\b(?i:hi|hello|hey|yes|okay|ok),?\s+){_NAME}\s+(?i:here|speaking)\b"),
     # on the phone: "Hi Amara, it's Björn from accounts.", "It's Callum here."
     re.compile(rf"(?:^|[.!?]\s+)(?i:it's|it is)\s+{_NAME}\s+(?i:from|here|speaking|again|in|at)\b"),
-    re.compile(rf"^(?i:hi|hello|hey)\b[^.!?]*?,\s*(?i:it's|it is)\s+{_NAME}(?=[,.!?]|$|\s+(?i:from|here|speaking|again|in|at)\b)"),
+    re.compile(rf"^(?i:hi|hello|hey)\b[^.!?]*?,\s*(?i:it's|it is)\s+{_NAME}"
+               rf"(?=[,.!?]|$|\s+(?i:from|here|speaking|again|in|at)\b)"),
     re.compile(rf",\s+{_NAME}\s+(?i:speaking)\b"),  # "IT service desk, Sione speaking."
 )
 
@@ -76,7 +77,8 @@ _ASKED = re.compile(r"^(?:please|can you|could you|would you|will you|what|how|w
                     r"have you|i'd like you to|i would like you to|i want you to|i need you to|you need to)\b|\?$",
                     re.IGNORECASE)
 # "Hi Amara, ..." greets the voice that spoke before; said first, to nobody yet heard, it asks the next voice in.
-_GREETED = re.compile(rf"^(?i:hi|hello|hey|good morning|morning|welcome|welcome back)[,!]?\s+(?P<name>{say.NAME})[,.!?]")
+_GREETED = re.compile(rf"^(?i:hi|hello|hey|good morning|morning|welcome|welcome back)[,!]?\s+"
+                      rf"(?P<name>{say.NAME})[,.!?]")
 OPEN_FOR = 5  # utterances an address ("Carol, please ...") stays open for its answer
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _REPLY = re.compile(r"^(?:yes|yeah|yep|sure|okay|ok|of course|will do|no problem|i will|i'll|i can|happy to|got it|"
