@@ -14,7 +14,7 @@ from typing import Any
 
 from streamtwin.rooms.roster import RosterError, clean_name
 from streamtwin.service.sdp_rules import offer_problem
-from streamtwin.speech.speech_stage import LANGUAGE_TAG
+from streamtwin.speech.speech_stage import LANGUAGE_TAG, primary_language
 
 CLIENT_TYPES = ("hello", "offer", "end", "ask", "rename")
 ROLES = ("publisher", "viewer", "meetings")  # meetings: asks every past session (serve --redis)
@@ -119,8 +119,7 @@ class Hello:
     def language(self) -> str:
         """The language the publisher's side expects to speak (``options.language``: the page sends
         ``navigator.language``), as its primary subtag ("de" of "de-AT"); "" when not given."""
-        match = LANGUAGE_TAG.fullmatch(str(self.options.get("language") or ""))
-        return match.group(1).lower() if match else ""
+        return primary_language(str(self.options.get("language") or ""))  # parse_hello refused what is no tag
 
 
 def parse_hello(message: dict[str, Any]) -> Hello:

@@ -111,8 +111,7 @@ def _mentioned(name: str, text: str) -> bool:
 
 def _ordered(rest: str) -> bool:
     """ "Hiroshi, fix that board this morning.": an order, which the one named answers."""
-    first = rest.split(maxsplit=1)[0].lower() if rest.strip() else ""
-    return first in say.TASK_VERBS and not rest.rstrip().endswith("?")
+    return say.opens_with_task_verb(rest) and not rest.rstrip().endswith("?")
 
 
 def _a_name(name: str) -> bool:

@@ -155,7 +155,7 @@ class RuleExtractor:
             self._assigned(self._named(needs), task, sentence, asked=True)
             return
         them = say.CAN_THEY.match(sentence)
-        if self._named(them) and them.group("task").split()[0].lower() in say.TASK_VERBS:
+        if self._named(them) and say.opens_with_task_verb(them.group("task")):
             self._assigned(self._named(them), them.group("task"), sentence, asked=True)  # "Can Eli book the van?"
             return
         ordered = say.IMPERATIVE.match(sentence)
@@ -164,7 +164,7 @@ class RuleExtractor:
             return
         late = say.LATE_IMPERATIVE.match(sentence)
         if self._named(late) and say.imperative(order := late.group("task").lower()[:1] + late.group("task")[1:]) \
-                and order.split()[0].lower() in say.TASK_VERBS and not say.PLEASANTRY.match(order):
+                and say.opens_with_task_verb(order) and not say.PLEASANTRY.match(order):
             self._assigned(self._named(late), order, sentence, asked=True)
             return
         handed = change_say.HAND_TO.search(sentence)
@@ -217,7 +217,7 @@ class RuleExtractor:
             self._item(ours.group("task"), "", sentence)
             return
         everyone = say.EVERYONE.search(sentence)
-        if everyone and (everyone.group("please") or everyone.group("task").split()[0].lower() in say.TASK_VERBS):
+        if everyone and (everyone.group("please") or say.opens_with_task_verb(everyone.group("task"))):
             self._asked_of_nobody(everyone.group("task"))
             self._item(everyone.group("task"), "", sentence)
             return

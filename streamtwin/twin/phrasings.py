@@ -98,6 +98,14 @@ TASK_VERBS = frozenset(
     review ring run schedule send set share sign sort speak start submit take talk tell text tidy update upload
     visit write""".split()
 )
+
+
+def opens_with_task_verb(text: str) -> bool:
+    """ "fix that board this morning": the words of an order begin with one of :data:`TASK_VERBS`."""
+    words = text.split(maxsplit=1)
+    return bool(words) and words[0].lower() in TASK_VERBS
+
+
 # Said in parting or in praise, or of oneself, not an order: "Have a good weekend, Tom.", "Great work on the demo,
 # Tom.", "Let me check that, Tom." (but "Let me know by Friday, Tom." is one).
 PLEASANTRY = re.compile(r"^(?:have (?:a|an|fun)|enjoy|take care|see you|talk (?:soon|later)|get well|safe travels|"
