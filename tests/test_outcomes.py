@@ -350,3 +350,133 @@ def test_a_choice_between_two_answered_with_one_of_them_is_decided():
                           "Too much. Put it on the back instead.")
     assert "logo" in decision and "too much" in decision
     assert decided("Should we order pizza?", "I'm not hungry.") == []
+
+
+# 2026-12-07 (fourth sitting): a fresh probe of 130 exchanges read 20 of 60 decisions and 6 of 30 open questions; what
+# settles or leaves open a matter is mostly in the reply, so these are pairs, each in words of its own.
+@pytest.mark.parametrize("proposed, reply", [
+    ("Could we just order the chairs from the same place as last year?", "Yeah, let's."),
+    ("Maybe we try the new rota for a month?", "Yep, let's try that from Monday."),
+    ("What about a shared calendar for the van?", "Deal."),
+    ("So we close the office between Christmas and New Year?", "I'm on board with that."),
+    ("We could print the flyers in house instead.", "Can't argue with that, it's cheaper."),
+    ("I'd rather we paint the hall before the carpet goes in.", "That makes sense to me."),
+    ("Push the quiz night back a week, then?", "Sure, a week later."),
+    ("Then just switch the deliveries to mornings.", "No objection from me."),
+    ("Shall we book the same caterer again?", "Mm, go for it."),
+    ("Let's keep the late opening on Thursdays.", "Fine."),
+    ("We could start the trial with two wards.", "Let's. I'll tell the matrons."),
+])
+def test_a_proposal_taken_up_in_everyday_words_is_a_decision(proposed, reply):
+    assert len(draft_of(proposed, reply)["decisions"]) == 1
+
+
+@pytest.mark.parametrize("proposed, reply", [
+    ("Let's take ten minutes and get some air.", "Lovely."),
+    ("Can we go through the numbers first?", "Yeah, let's."),
+    ("We could talk about the budget next.", "Fine by me."),
+    ("Should we order lunch in?", "No, I brought sandwiches."),
+    ("The new banner looks fantastic.", "Agreed."),
+    ("Could we maybe hire a van?", "I'm not sure we can afford it."),
+])
+def test_a_break_a_refusal_or_an_opinion_shared_decides_nothing(proposed, reply):
+    assert draft_of(proposed, reply)["decisions"] == []
+
+
+def test_one_of_two_picked_and_taken_up_is_decided_and_a_pick_alone_is_an_opinion():
+    (decision,) = decided("Trains or a coach for the away game?", "Coach, it drops us at the ground.", "Done.")
+    assert "coach" in decision
+    (decision,) = decided("Paper forms or the tablet app for the survey?", "The app, nobody reads the forms.",
+                          "The app, then.")
+    assert "app" in decision
+    assert decided("Trains or a coach for the away game?", "Coach, it drops us at the ground.",
+                   "Where do we meet?") == []
+
+
+@pytest.mark.parametrize("said", [
+    "Heads up, the weekly review moves to Thursdays, starting next month.",
+    "So, the newsletter is going monthly from January.",
+    "We're replacing the paper timesheets with the app from next quarter.",
+    "From next term we're dropping the Friday assembly.",
+    "Tonight we skip the dessert menu, the pastry chef is off.",
+    "The request for a second crossing is approved, nine votes to one.",
+    "We will not be renewing the cleaning contract in March.",
+    "We're not going to rebuild the website this year, it's too much work.",
+    "Gloves on in the lab at all times, no exceptions, that's the rule now.",
+    "I'm making the call: no overtime until the budget is signed.",
+    "So the plan is we open the new wing on the first.",
+])
+def test_a_change_announced_or_ruled_is_a_decision(said):
+    assert len(draft_of(said)["decisions"]) == 1
+
+
+@pytest.mark.parametrize("said", [
+    "I'm moving to the Leeds office from next month.", "From Monday I'm on leave for a week.",
+    "She's starting her new job from January.", "We're not going to finish this today, are we.",
+    "We're not going to settle that today.", "Of course it is.",
+])
+def test_one_persons_news_or_an_aside_is_no_decision(said):
+    assert draft_of(said)["decisions"] == []
+
+
+def test_a_plan_nobody_objects_to_is_decided():
+    assert decided("Does anyone object to moving the quiz to the upstairs room?", "Not me.") == [
+        "moving the quiz to the upstairs room"]
+
+
+def test_a_plan_repeated_by_the_next_voice_is_decided():
+    assert decided("So for the tournament we bring the under-twelves only.", "Right, under-twelves only.") == [
+        "for the tournament we bring the under-twelves only"]
+
+
+@pytest.mark.parametrize("asked, reply", [
+    ("Which printer are we buying?", "Still up in the air."),
+    ("When's the sports day?", "Still TBC, the field might be flooded."),
+    ("And the budget for the new kiln?", "That's above my pay grade."),
+    ("Where's the leaving do?", "Nobody's decided that yet."),
+    ("Do we let the volunteers use the minibus?", "Hmm. Let me get back to you on that one."),
+    ("The new storeroom, who's in charge of the keys?", "I'm not sure anyone is, to be honest."),
+    ("Can we afford another teaching assistant?", "That depends on the spring intake."),
+    ("How many chairs do we need?", "Depends who turns up."),
+    ("Flat fee or hourly for the new client?", "That's the million-dollar question."),
+    ("Are we open on Boxing Day?", "The owner hasn't said."),
+    ("What about the parking for the fair?", "We're waiting to hear back from the council."),
+    ("Should the choir tour be open to parents?", "I can see both sides of that."),
+    ("Do we renew the photocopier lease?", "We'll have to think about it."),
+    ("Can we sign the lease this week?", "I'd hold off until the survey is back."),
+])
+def test_a_reply_that_settles_nothing_leaves_the_question_open(asked, reply):
+    assert draft_of(asked, reply)["open_questions"] == [asked]
+
+
+def test_a_proposal_nobody_agrees_on_is_left_open():
+    assert draft_of("I think we should close on Mondays.", "That would lose us the market crowd.",
+                    "Well, we're not going to agree on that today.")["open_questions"] == ["close on Mondays"]
+
+
+@pytest.mark.parametrize("said, open_question", [
+    ("Who pays for the skip, we never really settled that.", "Who pays for the skip"),
+    ("The new minibus, I think we park that one until the spring.", "The new minibus"),
+    ("Whether the insurance covers volunteers is a bit of a grey area.", "Whether the insurance covers volunteers"),
+])
+def test_a_matter_said_first_and_left_open_in_the_same_breath(said, open_question):
+    assert draft_of(said)["open_questions"] == [open_question]
+
+
+@pytest.mark.parametrize("asked, reply", [
+    ("Where's Tom?", "He's waiting for the bus."), ("Who won the match?", "No one knows how, but we did."),
+])
+def test_a_question_answered_is_not_left_open_by_words_of_doubt(asked, reply):
+    assert draft_of(asked, reply)["open_questions"] == []
+
+
+def test_an_open_question_named_with_whether_is_that_one_not_the_question_asked_before():
+    assert draft_of("How much would the new shelves cost?", "About forty pounds each.",
+                    "So it's still an open question whether the grant pays for them.")["open_questions"] == [
+        "the grant pays for them"]
+
+
+def test_a_reply_that_does_not_know_answers_the_newest_matter_not_an_older_proposal():
+    assert draft_of("Is the new form ready for parents?", "Not yet. Keep it off the website until Friday.",
+                    "One thing nobody has answered is who prints the paper copies.",
+                    "Good point, and I honestly don't know.")["open_questions"] == ["who prints the paper copies"]

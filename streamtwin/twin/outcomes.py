@@ -22,6 +22,20 @@ def same_entry(a: str, b: str) -> bool:
     return overlap(key_words(a), key_words(b)) >= 0.5
 
 
+def _proposed(match: re.Match[str]) -> str:
+    """What a proposal proposes: whichever of its forms matched."""
+    return next(what for what in (match.groupdict().get(name) for name in ("what", "choice", "bare")) if what)
+
+
+def _echoes(reply: str, plan: str) -> bool:
+    """ "We enter the mixed team only." - "Right, mixed only.": a yes that repeats a word of the plan takes it up."""
+    echo = say.ECHO.match(reply)
+    said = echo and (echo.group("rest") or echo.group("then"))
+    if not said or len(said.split()) > 5 or say.MEETING_COURSE.search(plan):
+        return False
+    return bool(key_words(said) & key_words(plan))
+
+
 @dataclass
 class OutcomeReader:
     decisions: list[str] = field(default_factory=list)
@@ -33,27 +47,36 @@ class OutcomeReader:
     _stated: tuple[int, str] = (-1, "")  # the last plan of ours said, and when: what "Agreed." settles
     _ruled_at: int = -1  # the utterance whose first sentence ruled on the question before it
     _checked: tuple[int, str, bool] | None = None  # a plan checked with the room: when, what, asked for objections
+    _choice: tuple[int, str] | None = None  # "Postgres or Mongo for the events?": when asked, and the question
+    _picked: tuple[int, str] | None = None  # "Postgres." right after it: when, and the question with the pick
 
     def read(self, sentence: str, following: list[str], utterance: int) -> None:
         """One sentence of utterance number ``utterance``; ``following``: the rest of that utterance."""
         if self._room_agrees(sentence, utterance):
             return
         if sentence.endswith("?"):
+            self._choice = (utterance, sentence) if say.EITHER_OR.search(sentence) else None
             checked = say.CHECKED.match(sentence)
-            if checked and self._before:
-                self._checked = (utterance, self._before, bool(checked.group("objections")))
+            plan = checked and (checked.group("plan") or checked.group("plan2") or self._before)
+            if plan:  # "Does anyone object to closing early on bank holidays?": the plan is in the question
+                self._checked = (utterance, plan, bool(checked.group("objections")))
             self._questions = [*self._questions[-3:], (utterance, sentence)]
             proposed = say.PROPOSAL.match(sentence)
-            self._proposal = (utterance, proposed.group("what")) if proposed else None
-        elif self._accepted(sentence, following, utterance) or self._ruled(sentence, utterance):
+            self._proposal = (utterance, _proposed(proposed)) if proposed else None
+        elif (self._accepted(sentence, following, utterance) or self._ruled(sentence, utterance)
+              or self._chosen(sentence, utterance)):
             return
         elif proposed := say.PROPOSED.match(sentence) or say.WE_PLAN.search(sentence):
-            self._proposal = (utterance, proposed.group("what"))
+            self._proposal = (utterance, _proposed(proposed))
         self._decision(sentence, following)
         self._open_question(sentence, utterance)
         self._before = "" if sentence.endswith("?") else sentence
-        if self._before and say.OURS.search(sentence) and len(key_words(sentence)) >= 2:
-            self._stated = (utterance, sentence.rstrip(".!"))
+        if self._before and say.OURS.search(sentence):
+            # "Then let's just stop. No more postcards after this batch.": a short plan goes on in the next sentence
+            short = len(key_words(sentence)) < 2 and following
+            plan = f"{sentence.rstrip('.!')}. {following[0]}" if short else sentence
+            if len(key_words(plan)) >= 2:
+                self._stated = (utterance, plan.rstrip(".!"))
 
     def _room_agrees(self, sentence: str, utterance: int) -> bool:
         """ "The picnic moves to Sunday. Everyone happy with that?" - "Good.": the plan checked is decided."""
@@ -72,19 +95,39 @@ class OutcomeReader:
         """ "Should we move the stand-up to ten?" - "Yes, let's do that.": what was proposed is decided; and
         "We need a second van." - "Agreed.": a plan of ours settled by the next voice."""
         if (self._proposal is not None and utterance - 2 <= self._proposal[0] < utterance
-                and say.ACCEPT.match(sentence)):  # taken up by the next voices, not by its own
+                and (say.ACCEPT.match(sentence) or _echoes(sentence, self._proposal[1]))):  # by the next voices
             self._decided(self._proposal[1])
             self._proposal = None
             return True
         stated_at, stated = self._stated
         stated = re.sub(r"^(?:(?:so|okay|ok|and|well|then)[,]?\s+)+", "", stated, flags=re.IGNORECASE)
         proposed = stated.lower().startswith(("let's ", "let us "))  # "Let's do the picnic." - "Sounds good."
-        if stated and stated_at == utterance - 1 and (say.SETTLES.match(sentence) or proposed and say.ACCEPT.match(sentence)):
+        taken = say.SETTLES.match(sentence) or _echoes(sentence, stated) or proposed and (
+            say.ACCEPT.match(sentence) or say.BARE_YES.match(sentence) and not say.MEETING_COURSE.search(stated))
+        if stated and stated_at == utterance - 1 and taken:
             # "Works for me. No badges, and the money goes on coffee.": what the yes goes on to say is part of it.
             said_more = following[0] if following and not following[0].endswith("?") else ""
             self._decided(f"{stated}; {said_more}" if said_more else stated)
             self._stated = (-1, "")
             return True
+        return False
+
+    def _chosen(self, sentence: str, utterance: int) -> bool:
+        """ "Camping or the cottage?" - "Cottage, the kids hated the tent." - "Done.": one of two, picked by the next
+        voice and taken up by the one after, is decided (a pick nobody takes up is one opinion)."""
+        if self._picked is not None and self._picked[0] == utterance - 1:
+            picked, self._picked = self._picked[1], None
+            if say.ACCEPT.match(sentence) or say.SETTLES.match(sentence) or say.DONE.match(sentence) or _echoes(
+                    sentence, picked.partition("?")[2]):  # "Museum, then.": the one picked, said again
+                self._decided(picked)
+                return True
+        if self._choice is not None and self._choice[0] == utterance - 1:
+            asked, self._choice = self._choice[1], None
+            first, _, second = asked.partition(" or ")
+            either, other = key_words(first), key_words(second)
+            said = key_words(sentence.partition(",")[0])  # "The app, nobody reads the forms.": the pick comes first
+            if bool(said & (either - other)) != bool(said & (other - either)):
+                self._picked = (utterance, f"{asked} {sentence}")
         return False
 
     def _ruled(self, sentence: str, utterance: int) -> bool:
@@ -120,6 +163,8 @@ class OutcomeReader:
             rest = [following[0]] + list(itertools.takewhile(lambda s: s[:1].islower(), following[1:]))
             what = " ".join(rest).strip(" .:,")
         elif not key_words(what) and not following:
+            if say.AGREED_ALONE.match(sentence) and not say.A_PLAN.search(self._before):
+                return  # "The new logo looks great." - "Agreed.": an opinion shared, nothing settled
             what = self._before  # "We keep Fridays. It's settled."
         self._decided(what)
 
@@ -161,17 +206,29 @@ class OutcomeReader:
 
     def _nobody_knows(self, sentence: str, utterance: int) -> bool:
         """ "Who pays for the new fence?" - "No idea, honestly." or "Good point, and I don't know yet.": the question
-        to the room before is open (a sentence that names what is open says so itself: :func:`say.unsettled`)."""
-        if not self._questions or sentence.endswith("?"):
+        to the room before is open (a sentence that names what is open says so itself: :func:`say.unsettled`); and
+        "I think we should go to a four-day week." - "We're not going to agree on that today.": so is the proposal."""
+        if sentence.endswith("?"):
             return False
-        if not say.NOBODY_KNOWS.match(sentence) and (say.unsettled(sentence) is not None
-                                                     or not say.UNANSWERED.search(sentence)):
+        if not (say.NOBODY_KNOWS.match(sentence) or say.DEPENDS.match(sentence)) and (
+                say.unsettled(sentence) is not None or not say.UNANSWERED.search(sentence)):
             return False
-        question = self._asked_last()
-        if not utterance - 2 <= self._questions[-1][0] < utterance or not say.TO_THE_ROOM.match(question):
-            return False
-        self._left_open(question, utterance)
-        return True
+        matter = self._open_matter(utterance)
+        if matter:
+            self._left_open(matter, utterance)
+        return bool(matter)
+
+    def _open_matter(self, utterance: int) -> str:
+        """What a reply that does not settle it leaves open: the question to the room of the last two utterances,
+        else a proposal made there."""
+        if self._questions and utterance - 2 <= self._questions[-1][0] < utterance:
+            question = self._asked_last()
+            if say.TO_THE_ROOM.match(question) or say.EITHER_OR.search(question):
+                return question
+        proposal = self._proposal
+        if proposal is not None and utterance - 2 <= proposal[0] < utterance and self._open_at < proposal[0]:
+            return proposal[1]  # (not when a question left open since then is what the reply answers)
+        return ""
 
     def _left_open(self, question: str, utterance: int) -> None:
         if len(key_words(question)) >= 1 and not any(same_entry(question, q) for q in self.open_questions):
