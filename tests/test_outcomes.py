@@ -1,6 +1,6 @@
 """Decisions and open questions the rules read: said outright, proposed and taken up, ruled on, left open or put off.
 
-The grammar is streamtwin/twin/outcome_phrasings.py; each case is everyday English in words of its own, not a
+The grammar is streamtwin/twin/decision_phrasings.py and open_phrasings.py; each case is everyday English in words of its own, not a
 sentence of the evaluation set.
 """
 

@@ -2,8 +2,8 @@
 
 Decisions ("We settled on the smaller venue.") and open questions ("We don't know yet whether the hall is free.",
 "That is still an open question" after the question it means).  The phrasings are in
-:mod:`streamtwin.twin.outcome_phrasings`; the owner-and-task grammar is the rule extractor's
-(:mod:`streamtwin.twin.extract`), which feeds this one.
+:mod:`streamtwin.twin.decision_phrasings` and :mod:`streamtwin.twin.open_phrasings`; the owner-and-task grammar is
+the rule extractor's (:mod:`streamtwin.twin.extract`), which feeds this one.
 
 Plain class: no I/O, no clock.
 """
@@ -14,7 +14,8 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from streamtwin.twin import outcome_phrasings as say
+from streamtwin.twin import decision_phrasings as settle  # how a matter is settled
+from streamtwin.twin import open_phrasings as pending  # how it is left open
 from streamtwin.twin.heard import key_words, overlap
 
 
@@ -29,9 +30,9 @@ def _proposed(match: re.Match[str]) -> str:
 
 def _echoes(reply: str, plan: str) -> bool:
     """ "We enter the mixed team only." - "Right, mixed only.": a yes that repeats a word of the plan takes it up."""
-    echo = say.ECHO.match(reply)
+    echo = settle.ECHO.match(reply)
     said = echo and (echo.group("rest") or echo.group("then"))
-    if not said or len(said.split()) > 5 or say.MEETING_COURSE.search(plan):
+    if not said or len(said.split()) > 5 or settle.MEETING_COURSE.search(plan):
         return False
     return bool(key_words(said) & key_words(plan))
 
@@ -55,23 +56,23 @@ class OutcomeReader:
         if self._room_agrees(sentence, utterance):
             return
         if sentence.endswith("?"):
-            self._choice = (utterance, sentence) if say.EITHER_OR.search(sentence) else None
-            checked = say.CHECKED.match(sentence)
+            self._choice = (utterance, sentence) if settle.EITHER_OR.search(sentence) else None
+            checked = settle.CHECKED.match(sentence)
             plan = checked and (checked.group("plan") or checked.group("plan2") or self._before)
             if plan:  # "Does anyone object to closing early on bank holidays?": the plan is in the question
                 self._checked = (utterance, plan, bool(checked.group("objections")))
             self._questions = [*self._questions[-3:], (utterance, sentence)]
-            proposed = say.PROPOSAL.match(sentence)
+            proposed = settle.PROPOSAL.match(sentence)
             self._proposal = (utterance, _proposed(proposed)) if proposed else None
         elif (self._accepted(sentence, following, utterance) or self._ruled(sentence, utterance)
               or self._chosen(sentence, utterance)):
             return
-        elif proposed := say.PROPOSED.match(sentence) or say.WE_PLAN.search(sentence):
+        elif proposed := settle.PROPOSED.match(sentence) or settle.WE_PLAN.search(sentence):
             self._proposal = (utterance, _proposed(proposed))
         self._decision(sentence, following)
         self._open_question(sentence, utterance)
         self._before = "" if sentence.endswith("?") else sentence
-        if self._before and say.OURS.search(sentence):
+        if self._before and settle.OURS.search(sentence):
             # "Then let's just stop. No more postcards after this batch.": a short plan goes on in the next sentence
             short = len(key_words(sentence)) < 2 and following
             plan = f"{sentence.rstrip('.!')}. {following[0]}" if short else sentence
@@ -83,7 +84,7 @@ class OutcomeReader:
         if self._checked is None or self._checked[0] < utterance - 1:
             return False
         _, plan, objections = self._checked
-        if (say.NO_OBJECTION if objections else say.ROOM_YES).match(sentence):
+        if (settle.NO_OBJECTION if objections else settle.ROOM_YES).match(sentence):
             self._decided(re.sub(r"^(?:(?:so|okay|ok|and|right|then)[,]?\s+)+", "", plan, flags=re.IGNORECASE))
             self._checked = None
             return True
@@ -95,15 +96,16 @@ class OutcomeReader:
         """ "Should we move the stand-up to ten?" - "Yes, let's do that.": what was proposed is decided; and
         "We need a second van." - "Agreed.": a plan of ours settled by the next voice."""
         if (self._proposal is not None and utterance - 2 <= self._proposal[0] < utterance
-                and (say.ACCEPT.match(sentence) or _echoes(sentence, self._proposal[1]))):  # by the next voices
+                and (settle.ACCEPT.match(sentence) or _echoes(sentence, self._proposal[1]))):  # by the next voices
             self._decided(self._proposal[1])
             self._proposal = None
             return True
         stated_at, stated = self._stated
         stated = re.sub(r"^(?:(?:so|okay|ok|and|well|then)[,]?\s+)+", "", stated, flags=re.IGNORECASE)
         proposed = stated.lower().startswith(("let's ", "let us "))  # "Let's do the picnic." - "Sounds good."
-        taken = say.SETTLES.match(sentence) or _echoes(sentence, stated) or proposed and (
-            say.ACCEPT.match(sentence) or say.BARE_YES.match(sentence) and not say.MEETING_COURSE.search(stated))
+        plain_yes = settle.BARE_YES.match(sentence) and not settle.MEETING_COURSE.search(stated)  # "Fine."
+        taken = settle.SETTLES.match(sentence) or _echoes(sentence, stated) or proposed and (
+            settle.ACCEPT.match(sentence) or plain_yes)
         if stated and stated_at == utterance - 1 and taken:
             # "Works for me. No badges, and the money goes on coffee.": what the yes goes on to say is part of it.
             said_more = following[0] if following and not following[0].endswith("?") else ""
@@ -117,8 +119,8 @@ class OutcomeReader:
         voice and taken up by the one after, is decided (a pick nobody takes up is one opinion)."""
         if self._picked is not None and self._picked[0] == utterance - 1:
             picked, self._picked = self._picked[1], None
-            if say.ACCEPT.match(sentence) or say.SETTLES.match(sentence) or say.DONE.match(sentence) or _echoes(
-                    sentence, picked.partition("?")[2]):  # "Museum, then.": the one picked, said again
+            taken = settle.ACCEPT.match(sentence) or settle.SETTLES.match(sentence) or settle.DONE.match(sentence)
+            if taken or _echoes(sentence, picked.partition("?")[2]):  # "Museum, then.": the one picked, said again
                 self._decided(picked)
                 return True
         if self._choice is not None and self._choice[0] == utterance - 1:
@@ -135,10 +137,11 @@ class OutcomeReader:
         if not self._questions or self._questions[-1][0] != utterance - 1 or self._ruled_at == utterance:
             return False
         asked = self._questions[-1][1]
-        ruling = say.RULING.match(sentence)
+        ruling = settle.RULING.match(sentence)
         said = set(re.findall(r"[a-z']+", sentence.lower()))  # "Should it go on the front, or is that too much?"
         echoed = bool(said) and len(said) <= 3 and said <= set(re.findall(r"[a-z']+", asked.lower()))  # "Too much."
-        if not say.MAY_WE.match(asked) or not (echoed or ruling and key_words(ruling.group("rest")) & key_words(asked)):
+        if not settle.MAY_WE.match(asked) or not (
+                echoed or ruling and key_words(ruling.group("rest")) & key_words(asked)):
             return False
         self._ruled_at = utterance  # the first sentence of the reply rules; the rest is read as usual
         self._decided(f"{asked} {sentence}")
@@ -147,13 +150,13 @@ class OutcomeReader:
     def _decision(self, sentence: str, following: list[str]) -> None:
         if sentence.endswith("?"):
             return  # "Did we decide ...?" decides nothing
-        match = say.DECISION.search(sentence)
+        match = settle.DECISION.search(sentence)
         if not match:
-            whole = say.decided_whole(sentence)  # "Green walls it is.", "That's final." (the sentence before)
+            whole = settle.decided_whole(sentence)  # "Green walls it is.", "That's final." (the sentence before)
             if whole is not None:
                 self._decided(whole or self._before)
             return
-        if say.denied(sentence, match.start()) or say.NOT_NOW.search(sentence[: match.start()]):
+        if settle.denied(sentence, match.start()) or settle.NOT_NOW.search(sentence[: match.start()]):
             return  # "We have not agreed ...", "If we went with ...", "Last year we went with ..." decide nothing
         what = re.sub(r"^(?:.*?:\s*|that\s+|then,?\s+|on\s+|for\s+)", "", match.group("what")).strip(" .:,")
         if len(key_words(what)) < 2 and following and not (what.lower().startswith("to ") and key_words(what)):
@@ -163,7 +166,7 @@ class OutcomeReader:
             rest = [following[0]] + list(itertools.takewhile(lambda s: s[:1].islower(), following[1:]))
             what = " ".join(rest).strip(" .:,")
         elif not key_words(what) and not following:
-            if say.AGREED_ALONE.match(sentence) and not say.A_PLAN.search(self._before):
+            if settle.AGREED_ALONE.match(sentence) and not settle.A_PLAN.search(self._before):
                 return  # "The new logo looks great." - "Agreed.": an opinion shared, nothing settled
             what = self._before  # "We keep Fridays. It's settled."
         self._decided(what)
@@ -176,15 +179,15 @@ class OutcomeReader:
     def _open_question(self, sentence: str, utterance: int) -> None:
         if self._nobody_knows(sentence, utterance):
             return
-        whether = say.WHETHER.search(sentence)
-        one_more = say.ONE_MORE.match(sentence) if self._open_at >= utterance - 1 else None
+        whether = pending.WHETHER.search(sentence)
+        one_more = pending.ONE_MORE.match(sentence) if self._open_at >= utterance - 1 else None
         asked = sentence.endswith("?")
-        left_open = None if whether or one_more or asked else say.unsettled(sentence)
+        left_open = None if whether or one_more or asked else pending.unsettled(sentence)
         if left_open is None and not whether and not one_more and not asked:
-            left_open = say.deferred(sentence)  # "Let's park the question of overtime."
-        if left_open is not None and say.POINTS_BACK.match(left_open):
+            left_open = pending.deferred(sentence)  # "Let's park the question of overtime."
+        if left_open is not None and settle.POINTS_BACK.match(left_open):
             left_open = ""  # "That is still undecided.": the question just before
-        if not whether and not one_more and left_open is None and not say.OPEN.search(sentence):
+        if not whether and not one_more and left_open is None and not pending.OPEN.search(sentence):
             return
         if left_open:
             question = left_open
@@ -206,12 +209,12 @@ class OutcomeReader:
 
     def _nobody_knows(self, sentence: str, utterance: int) -> bool:
         """ "Who pays for the new fence?" - "No idea, honestly." or "Good point, and I don't know yet.": the question
-        to the room before is open (a sentence that names what is open says so itself: :func:`say.unsettled`); and
+        to the room before is open (a sentence that names what is open says so itself: :func:`pending.unsettled`); and
         "I think we should go to a four-day week." - "We're not going to agree on that today.": so is the proposal."""
         if sentence.endswith("?"):
             return False
-        if not (say.NOBODY_KNOWS.match(sentence) or say.DEPENDS.match(sentence)) and (
-                say.unsettled(sentence) is not None or not say.UNANSWERED.search(sentence)):
+        if not (pending.NOBODY_KNOWS.match(sentence) or pending.DEPENDS.match(sentence)) and (
+                pending.unsettled(sentence) is not None or not pending.UNANSWERED.search(sentence)):
             return False
         matter = self._open_matter(utterance)
         if matter:
@@ -223,7 +226,7 @@ class OutcomeReader:
         else a proposal made there."""
         if self._questions and utterance - 2 <= self._questions[-1][0] < utterance:
             question = self._asked_last()
-            if say.TO_THE_ROOM.match(question) or say.EITHER_OR.search(question):
+            if pending.TO_THE_ROOM.match(question) or settle.EITHER_OR.search(question):
                 return question
         proposal = self._proposal
         if proposal is not None and utterance - 2 <= proposal[0] < utterance and self._open_at < proposal[0]:

@@ -7,7 +7,7 @@ General English, not the sentences of any evaluation set: a person addressed by 
 asked of anyone ("Can someone ...?" - "I'll do it"), a task handed over ("let Maria take that instead",
 "hand that to Bo") or called off ("forget the bus", "no need to ...").  A request for something in the moment
 ("can you see my screen?", "could you repeat that?") is no task.  What a meeting decided and left open is said
-in :mod:`streamtwin.twin.outcome_phrasings`.
+in :mod:`streamtwin.twin.decision_phrasings` and :mod:`streamtwin.twin.open_phrasings`.
 
 Names are words written as names (a capital, any Latin letters: José, Zoë, Łukasz) that are not common
 words of conversation (:data:`NOT_NAMES`); the conversation itself says which of them are people.
