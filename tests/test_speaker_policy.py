@@ -67,15 +67,49 @@ def test_two_labels_that_prove_one_voice_merge_and_say_which_speech_moved():
     assert add(clusters, 4, voice(5)).labels == ["S3"]  # a label gone is never given again
 
 
-def test_a_short_segment_never_opens_a_voice_but_the_very_first_one_does():
-    a, b = apart(2)
+def test_a_short_segment_in_doubt_joins_the_nearest_voice_but_the_very_first_one_opens_one():
+    a = voice(1)
+    b = mix(a, voice(2), 0.4)  # a short turn this alike may be the same voice: it cannot open one
     clusters = SpeakerClusters(min_new_s=2.0)
     assert add(clusters, 1, a, seconds=0.8).labels == ["S1"]  # nobody to match yet: it opens S1
-    assert add(clusters, 2, b, seconds=1.5).labels == ["S1"]  # short and unlike: the nearest voice
+    assert add(clusters, 2, b, seconds=1.5).labels == ["S1"]  # short, not unlike: the nearest voice
     assert add(clusters, 3, a, seconds=3.0).labels == ["S1"]
     outcome = add(clusters, 4, b, seconds=3.0)  # long and unlike: a voice of its own, and the short one joins it
     assert outcome.labels == ["S2"]
     assert [(r.utterance, r.label) for r in outcome.relabels] == [(2, "S2")]
+
+
+def test_a_short_turn_unlike_every_voice_is_labelled_at_once_and_its_longer_turns_keep_the_label():
+    """A new voice's first turn is often short (an answer, an interjection); unlike every voice heard it gets
+    its own label when it ends, not only when that voice first speaks 2 s."""
+    a, b = voice(1), voice(2)
+    clusters = SpeakerClusters(min_new_s=2.0)
+    assert add(clusters, 1, a).labels == ["S1"]
+    assert add(clusters, 2, b, seconds=1.2).labels == ["S2"]
+    assert add(clusters, 3, a).labels == ["S1"]
+    outcome = add(clusters, 4, mix(b, voice(3), 0.8))
+    assert outcome.labels == ["S2"] and not outcome.relabels and not outcome.merged
+    # short turns of one new voice, noisy (0.45 alike), share one label
+    c = voice(4)
+    assert add(clusters, 5, c, seconds=1.0).labels == ["S3"]
+    assert add(clusters, 6, mix(c, voice(5), 0.45), seconds=1.0).labels == ["S3"]
+
+
+def test_a_short_voice_nothing_confirms_goes_back_to_the_nearest_voice_by_a_merge():
+    """Within three utterances a short turn's own label must be joined by more of that voice; otherwise it was
+    a doubtful embedding of a voice heard before (or too little to keep a label for), and its speech moves
+    there, said by a merge."""
+    a = voice(1)
+    stray = mix(a, voice(2), 0.2)
+    clusters = SpeakerClusters(min_new_s=2.0)
+    add(clusters, 1, a)
+    assert add(clusters, 2, stray, seconds=1.0).labels == ["S2"]
+    assert not add(clusters, 3, a).merged and not add(clusters, 4, a).merged
+    outcome = add(clusters, 5, a)
+    assert outcome.merged == {"S2": "S1"}
+    assert [(r.utterance, r.label, r.was) for r in outcome.relabels] == [(2, "S1", "S2")]
+    assert [s.label for s in clusters.speakers] == ["S1"]
+    assert add(clusters, 6, stray, seconds=0.6).labels == ["S1"]  # under a second: too little to tell a voice by
 
 
 def test_one_utterance_of_two_voices_is_labelled_by_segment():

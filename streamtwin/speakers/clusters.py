@@ -7,7 +7,10 @@ similarity reaches ``threshold`` and is near how alike each one's own segments a
 cohesion and not one cut: the same voice is far less alike with itself in real speech (CAM++ on samples/voices/dev:
 turns at 0.46-0.83, median 0.69) than in espeak's (0.69-0.92, median 0.83), and two espeak voices (up to 0.73)
 sit where one real voice does.  Segments shorter than ``min_new_s`` cannot make a voice of their own (a short embedding is
-noisy): they join the voice whose profile (duration-weighted mean) they resemble most.
+noisy): they join the voice whose profile (duration-weighted mean) they resemble most, unless they resemble none
+(below ``unlike``: different voices' turns sit at 0.03-0.31): then, while recent, they stand as a voice of their own
+that a longer turn of theirs keeps, or that goes back to the nearest voice by a merge (a new voice's first turn is
+often short, and waiting for 2 s of it labelled most new voices late: docs/benchmarks.md).
 
 Labels ("S1", "S2", ...) stay with their voices: each new cluster takes the old label holding most of its
 speech (one to one); a cluster with none takes a new label, never one used before.  When the evidence moves a past
@@ -33,7 +36,11 @@ DEFAULT_THRESHOLD = 0.45  # two voices never merge below this mean similarity
 DEFAULT_MARGIN = 0.6  # ... nor below their cohesion by more than this share of its distance from 1
 DEFAULT_PRIOR = 0.6  # how alike a voice heard once is taken to be with itself
 DEFAULT_MIN_NEW_S = 2.0
+DEFAULT_UNLIKE = 0.3  # a short segment less alike than this with every voice's profile is a voice of its own...
+DEFAULT_UNLIKE_UTTERANCES = 3  # ... while it (or one like it) is among the newest this many utterances
+UNLIKE_MIN_S = 1.0  # ... when it is this long at least (as a head: less is too little to tell a voice by)
 DEFAULT_MAX_SPEAKERS = 8
+ONE_CUT = 1e9  # a margin so wide that agglomerate's floor alone decides
 HISTORY = 200  # segments re-clustered at most (~15 min of talk); older ones keep their labels, and a voice heard
 # only before them takes part as one pseudo-segment (its profile), so it keeps its label when it comes back
 
@@ -110,6 +117,8 @@ class SpeakerClusters:
         max_speakers: int = DEFAULT_MAX_SPEAKERS,
         margin: float = DEFAULT_MARGIN,
         prior: float = DEFAULT_PRIOR,
+        unlike: float = DEFAULT_UNLIKE,
+        unlike_utterances: int = DEFAULT_UNLIKE_UTTERANCES,
     ) -> None:
         if max_speakers < 1:
             raise ValueError("max_speakers must be at least 1")
@@ -118,6 +127,8 @@ class SpeakerClusters:
         self.max_speakers = max_speakers
         self.margin = margin
         self.prior = prior
+        self.unlike = unlike
+        self.unlike_utterances = unlike_utterances
         self.speakers: list[Speaker] = []  # the voices present now, in label order
         self.segments: list[Segment] = []
         self._opened = 0  # labels ever opened: a label is never reused
@@ -211,10 +222,31 @@ class SpeakerClusters:
             total = total + sum((k.embedding * k.seconds for k in anchors if self._anchor_groups[k.label] == g),
                                 np.zeros_like(total))
             centroids[g] = total / (np.linalg.norm(total) or 1.0)
+        unlike = [i for i, s in enumerate(window) if cluster[i] == -1 and s.duration >= UNLIKE_MIN_S
+                  and max(float(c @ s.embedding) for c in centroids.values()) < self.unlike]
+        for g, members in enumerate(self._provisional(window, unlike, len(centroids)), start=max(centroids) + 1):
+            for i in members:
+                cluster[i] = g
         for i, segment in enumerate(window):
             if cluster[i] == -1:  # short: the most similar voice
                 cluster[i] = max(centroids, key=lambda g: float(centroids[g] @ segment.embedding))
         return cluster
+
+    def _provisional(self, window: list[Segment], unlike: list[int], voices: int) -> list[list[int]]:
+        """Short segments unlike every voice, grouped by one cut (``unlike``): the groups with one of the newest
+        ``unlike_utterances`` utterances stand as voices of their own (a new voice labelled from its first short
+        turn); the others, and any past ``max_speakers``, go back to the nearest voice."""
+        if not unlike or voices >= self.max_speakers:
+            return []
+        # among themselves one cut decides: short turns of one reader sit as low as 0.35 (samples/voices/dev)
+        groups = agglomerate(np.stack([window[i].embedding for i in unlike]), self.unlike, ONE_CUT, 0.0, len(unlike))
+        recent = window[-1].utterance - self.unlike_utterances
+        standing = []
+        for g in sorted(set(int(x) for x in groups)):
+            members = [i for i, x in zip(unlike, groups) if int(x) == g]
+            if max(window[i].utterance for i in members) > recent:
+                standing.append(members)
+        return standing[: self.max_speakers - voices]
 
     def _name_clusters(self, window: list[Segment], cluster: list[int]) -> dict[str, str]:
         """Give each cluster a label: known voices keep theirs, then the old label holding most of its speech."""
