@@ -173,19 +173,23 @@ async def test_the_stage_labels_utterances_and_keeps_the_order():
     assert len(stage.clusters.speakers) == 3
 
 
-async def test_a_whole_partial_is_embedded_before_its_utterance_ends():
-    """The last final of an utterance waits for its label: only the partials its end completes may be left."""
+async def test_partials_are_embedded_from_the_audio_heard_and_the_end_keeps_those_inside_it():
+    """An open utterance's partials are embedded as its audio arrives, ahead of its words (a final then shows
+    the voice of its own words); the last final waits only for the partial its end cuts short."""
     emitted = []
     encoder = ToneEncoder()
     stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: encoder)
-    stage.push(np.full(64000, 0.1, dtype=np.float32))
-    stage.relay(final("Some words", 0.0, 1.8, 1))  # the first partial (0-1.6 s) is whole
+    stage.push(np.full(36000, 0.1, dtype=np.float32))
+    stage.relay(final("Some words", 0.0, 1.8, 1))
     await asyncio.sleep(0.01)
-    assert encoder.calls == [[0]]
+    assert encoder.calls == [[0]]  # 2.25 s heard: the first partial (0-1.6 s) is whole
     assert emitted[-1].speaker == ""  # nothing was embedded yet when it came
+    stage.push(np.full(28000, 0.1, dtype=np.float32))  # 4 s heard: three more whole partials
+    await asyncio.sleep(0.01)
+    assert encoder.calls == [[0], [77, 154, 231]]
     stage.relay(final("and more words.", 1.8, 3.9, 1, last=True))
     await stage.drain()
-    assert 0 not in encoder.calls[-1] and encoder.calls[-1]  # the end embeds the rest, not the first again
+    assert encoder.calls[-1] == [231]  # the end (3.9 s) cuts the last one short: embedded again as it holds it
     assert emitted[-1].utterance_end and emitted[-1].speaker == "S1"
 
 
@@ -304,6 +308,27 @@ async def test_an_utterance_of_two_voices_is_split_by_an_event_after_its_last_fi
     assert (first["speaker"], second["speaker"]) == ("S1", "S2") and 3.0 < first["end"] == second["start"] < 5.0
     assert first["start"] < 0.0 and second["end"] > 7.9  # the edges reach past the words (revisions move them)
     assert emitted[1].speaker == "S2"  # the last final: the voice it ends with
+
+
+async def test_a_final_in_the_middle_shows_the_voice_of_its_own_words():
+    """Two known voices, then one utterance where the second answers the first: the final of the answer's
+    words, which comes while they are heard, already carries the second voice (partials from the audio heard,
+    not only from the words before it)."""
+    a, b = np.zeros(192, dtype=np.float32), np.zeros(192, dtype=np.float32)
+    a[0], b[1] = 1.0, 1.0
+    emitted = []
+    stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: TableEncoder({0.1: a, 0.3: b}))
+    for k, level in enumerate([0.1, 0.3]):
+        stage.push(np.full(48000, level, dtype=np.float32))
+        stage.relay(final("Words.", 3.0 * k, 3.0 * k + 2.9, k + 1, last=True))
+        await stage.drain()
+    stage.push(np.full(64000, 0.1, dtype=np.float32))  # 6-10 s: the first voice
+    stage.relay(final("First voice speaking.", 6.0, 9.9, 3))
+    await asyncio.sleep(0.01)
+    stage.push(np.full(38400, 0.3, dtype=np.float32))  # 10-12.4 s: the second answers
+    await asyncio.sleep(0.01)
+    stage.relay(final("Second voice.", 10.0, 12.0, 3))
+    assert emitted[-1].text == "Second voice." and emitted[-1].speaker == "S2"
 
 
 async def test_labels_found_to_be_one_voice_merge_by_an_event():

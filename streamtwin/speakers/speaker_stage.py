@@ -2,18 +2,18 @@
 
 The session hands this stage the same audio as the speech stage (:meth:`SpeakerStage.push`)
 and routes the speech stage's events through :meth:`SpeakerStage.relay` on their way to the
-bus.  An utterance's voice is embedded with CAM++ in numpy
-(:mod:`streamtwin.speakers.encoder`), its 1.6 s partials as soon as the finals show the words they
-hold, in the process's bounded CPU pool (the speech engine's: the loop never blocks), and its
-speaker is decided by the pure :class:`~streamtwin.speakers.clusters.SpeakerClusters` when it ends.
+bus.  An utterance's voice is embedded with CAM++ in numpy (:mod:`streamtwin.speakers.encoder`), its 1.6 s
+partials as soon as the audio heard holds them (those its end leaves out are dropped), in the process's bounded
+CPU pool (the speech engine's: the loop never blocks), and its speaker is decided by the pure
+:class:`~streamtwin.speakers.clusters.SpeakerClusters` when it ends.
 
 How labels attach (docs/protocol.md):
 
-* a final in the middle of an utterance carries the best match of its newest partials embedded so far,
-  without changing any profile, or the label a new voice would open when it matches no voice heard; before
-  its words fill a partial, the match of its *head*: the first 1-1.6 s of the speech the partials
-  (``transcript.partial``) announced, embedded while the words were still tentative, so even an
-  utterance's first final mostly carries a label;
+* a final in the middle of an utterance carries the best match of the partials that end about where its
+  words do (not of the words before it: the voice may change as it comes), without changing any profile,
+  or the label a new voice would open when it matches no voice heard; before its words fill a partial, the
+  match of its *head*: the first 1-1.6 s of the speech the partials (``transcript.partial``) announced,
+  embedded while the words were still tentative, so even an utterance's first final mostly carries a label;
 * the final that ends an utterance (``utterance_end: true``) waits until the whole utterance is
   embedded and carries its speaker for good: that label holds for every final of the utterance.
   Speech events behind it wait with it, so the order on the bus is the speech stage's;
@@ -138,7 +138,7 @@ class SpeakerStage:
     def push(self, samples: np.ndarray) -> None:
         """The same 16 kHz mono float32 audio the speech stage gets, pushed first."""
         self._audio.push(samples, [u.start for u in (*self._closing, self._open) if u is not None])
-        if self._heads.waiting:  # speech the partials announced: its head may be long enough now
+        if self._heads.waiting or self._open is not None:  # a head, or the open utterance's next partial
             self._kick()
 
     def relay(self, event: Event) -> None:
@@ -204,9 +204,11 @@ class SpeakerStage:
             self._open = None
             self._held.append(final)
             return
-        if len(utterance.partials) >= LABEL_AFTER_PARTIALS:
-            # the best match of the newest partials (the voice may have changed since the utterance began)
-            recent = [utterance.partials[k] for k in sorted(utterance.partials)[-2 * LABEL_AFTER_PARTIALS:]]
+        heard = [k for k in sorted(utterance.partials)  # partials embedded ahead of the words may hold a later voice
+                 if utterance.start + k * HOP / SAMPLE_RATE + PARTIAL_S / 2 <= final.end]
+        if len(heard) >= LABEL_AFTER_PARTIALS:
+            # the best match of the partials that end about where its words do (the voice may have changed)
+            recent = [utterance.partials[k] for k in heard[-2 * LABEL_AFTER_PARTIALS:]]
             label = self.clusters.match(average(np.stack(recent)))
             final.speaker, final.speaker_name = label, self.naming.name_of(label)
         elif utterance.head is not None:
@@ -243,14 +245,16 @@ class SpeakerStage:
         if self._closing:
             utterance = self._closing[0]
             wav = self._audio.slice(utterance.start, utterance.end)
+            inside = set(complete_partials(len(wav)))  # partials embedded ahead that its end leaves out: dropped
+            utterance.partials = {s: e for s, e in utterance.partials.items() if s in inside}
             starts = [s for s in partial_starts(len(wav)) if s not in utterance.partials]
             return utterance, wav, starts, True
         utterance = self._open
-        if utterance is not None:
-            wav = self._audio.slice(utterance.start, utterance.end)
-            starts = [s for s in complete_partials(len(wav)) if s not in utterance.partials]
+        if utterance is not None:  # ahead of its words: the audio heard so far (what its end leaves out is dropped)
+            heard = round(self._audio.end_s * SAMPLE_RATE) - round(utterance.start * SAMPLE_RATE)  # as slice cuts
+            starts = [s for s in complete_partials(heard) if s not in utterance.partials]
             if starts:
-                return utterance, wav, starts, False
+                return utterance, self._audio.slice(utterance.start, self._audio.end_s), starts, False
         return None
 
     def _head_done(self, future: asyncio.Future[Any], start: float, seconds: float) -> None:
