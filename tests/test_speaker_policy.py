@@ -144,6 +144,16 @@ def test_match_changes_nothing_and_names_a_new_voice_by_the_label_it_would_open(
     assert np.array_equal(clusters.speakers[0].total, before[0])
 
 
+def test_a_second_new_voice_in_one_utterance_is_matched_to_the_label_after_the_first():
+    a, b = voice(1), voice(2)
+    clusters = SpeakerClusters()
+    assert clusters.match(a) == "S1"
+    assert clusters.match(mix(a, voice(3), 0.6), [a]) == "S1"  # the same new voice: its label
+    assert clusters.match(b, [a]) == "S2"
+    assert clusters.add(1, [(0.0, 2.5, a), (2.5, 6.0, b)]).labels == ["S1", "S2"]  # as the clustering opens them
+    assert clusters.match(voice(4), [b]) == "S4"
+
+
 def test_a_known_voice_keeps_its_label_from_its_first_word():
     a, b = apart(2)
     clusters = SpeakerClusters()

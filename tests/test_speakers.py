@@ -331,6 +331,28 @@ async def test_a_final_in_the_middle_shows_the_voice_of_its_own_words():
     assert emitted[-1].text == "Second voice." and emitted[-1].speaker == "S2"
 
 
+async def test_a_second_new_voice_in_one_utterance_is_shown_under_the_next_label_before_it_ends():
+    """The first words of a conversation, two people in one utterance: the answer's final shows S2 (the label
+    the end will give it), not the first voice's S1."""
+    a, b = np.zeros(192, dtype=np.float32), np.zeros(192, dtype=np.float32)
+    a[0], b[1] = 1.0, 1.0
+    emitted = []
+    stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: TableEncoder({0.1: a, 0.3: b}))
+    stage.push(np.full(48000, 0.1, dtype=np.float32))
+    stage.relay(final("First", 0.0, 1.0, 1))
+    await asyncio.sleep(0.01)
+    stage.relay(final("voice speaking.", 1.0, 2.9, 1))
+    stage.push(np.full(64000, 0.3, dtype=np.float32))
+    await asyncio.sleep(0.01)
+    stage.relay(final("Second voice.", 3.0, 6.0, 1))
+    stage.relay(final("Yes.", 6.0, 6.9, 1, last=True))
+    await stage.drain()
+    finals = [e for e in emitted if isinstance(e, TranscriptFinal)]
+    assert [e.speaker for e in finals] == ["", "S1", "S2", "S2"]
+    (split,) = [e for e in emitted if isinstance(e, SpeakerTurns)]
+    assert [t["speaker"] for t in split.turns] == ["S1", "S2"]
+
+
 async def test_labels_found_to_be_one_voice_merge_by_an_event():
     a = np.zeros(192)
     a[0] = 1.0

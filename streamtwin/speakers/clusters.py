@@ -28,6 +28,7 @@ Plain classes: no I/O, no clock; embeddings are numpy vectors passed in.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 
@@ -141,10 +142,12 @@ class SpeakerClusters:
     def speaker(self, label: str) -> Speaker | None:
         return next((s for s in self.speakers if s.label == label), None)
 
-    def match(self, embedding: np.ndarray) -> str:
+    def match(self, embedding: np.ndarray, newcomers: Sequence[np.ndarray] = ()) -> str:
         """A provisional label for speech still going on (nothing changes): the voice it would join by the
         clustering's own rule (its mean similarity to the voice's segments, against their cohesion), else the
-        label a new voice would open next (shown at once, confirmed or moved when the utterance ends)."""
+        label a new voice would open (shown at once, confirmed or moved when the utterance ends).  ``newcomers``:
+        the new voices the same utterance showed before, in order (they take the next labels, as :meth:`add`
+        opens them): speech not unlike one keeps its label; unlike all, it is one more."""
         vector = _unit(embedding)
         fits = []
         for speaker in self.speakers:
@@ -155,10 +158,12 @@ class SpeakerClusters:
             fits.append((mean >= need, mean, speaker.label))
         if fits and (max(fits)[0] or len(self.speakers) >= self.max_speakers):
             return max(fits)[2]
-        return self.next_label()
+        alike = [k for k, other in enumerate(newcomers) if float(_unit(other) @ vector) >= self.unlike]
+        return self.next_label(alike[0] if alike else len(newcomers))
 
-    def next_label(self) -> str:
-        return f"S{self._opened + 1}"
+    def next_label(self, after: int = 0) -> str:
+        """The label a new voice would open (``after`` others opened first)."""
+        return f"S{self._opened + 1 + after}"
 
     def label_of(self, utterance: int) -> str:
         """The label of an utterance's last segment ("" if unknown)."""

@@ -89,6 +89,7 @@ class _Utterance:
     text: list[str] = field(default_factory=list)
     partials: dict[int, np.ndarray] = field(default_factory=dict)  # first 10 ms frame -> embedding
     head: np.ndarray | None = None  # the embedding of its first 1-1.6 s, for its finals before a partial is whole
+    newcomers: list[np.ndarray] = field(default_factory=list)  # new voices its finals showed so far, in order
     final: TranscriptFinal | None = None  # the utterance_end final, held until labelled
     held_at: float = 0.0  # perf_counter() when the utterance_end final arrived
 
@@ -209,15 +210,21 @@ class SpeakerStage:
         if len(heard) >= LABEL_AFTER_PARTIALS:
             # the best match of the partials that end about where its words do (the voice may have changed)
             recent = [utterance.partials[k] for k in heard[-2 * LABEL_AFTER_PARTIALS:]]
-            label = self.clusters.match(average(np.stack(recent)))
-            final.speaker, final.speaker_name = label, self.naming.name_of(label)
+            self._show(final, utterance, average(np.stack(recent)))
         elif utterance.head is not None:
-            label = self.clusters.match(utterance.head)
-            final.speaker, final.speaker_name = label, self.naming.name_of(label)
+            self._show(final, utterance, utterance.head)
         if self._held:
             self._held.append(final)
         else:
             self._emit(final)
+
+    def _show(self, final: TranscriptFinal, utterance: _Utterance, voice: np.ndarray) -> None:
+        """A final before its utterance ends: the label its voice matches now; a second new voice in one
+        utterance shows the label after the first's, as the clustering will open them."""
+        label = self.clusters.match(voice, utterance.newcomers)
+        if label == self.clusters.next_label(len(utterance.newcomers)):
+            utterance.newcomers.append(voice)
+        final.speaker, final.speaker_name = label, self.naming.name_of(label)
 
     # --- embedding jobs ----------------------------------------------------------------------------
 
