@@ -311,13 +311,14 @@ async def test_an_utterance_of_two_voices_is_split_by_an_event_after_its_last_fi
 
 
 async def test_a_final_in_the_middle_shows_the_voice_of_its_own_words():
-    """Two known voices, then one utterance where the second answers the first: the final of the answer's
-    words, which comes while they are heard, already carries the second voice (partials from the audio heard,
-    not only from the words before it)."""
-    a, b = np.zeros(192, dtype=np.float32), np.zeros(192, dtype=np.float32)
-    a[0], b[1] = 1.0, 1.0
+    """Two known voices, then one utterance where the second answers the first: the final of the answer's first
+    words, which comes while they are heard, already carries the second voice (the partial that ends where its
+    words do, embedded from the audio heard; not the words before it, nor a mean reaching back to them)."""
+    a, b, c = np.eye(192, dtype=np.float32)[:3]
+    noisy_b = unit(b + 0.5 * c)  # a partial that is mostly the second voice
     emitted = []
-    stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: TableEncoder({0.1: a, 0.3: b}))
+    table = {0.1: a, 0.28: noisy_b, 0.3: b}
+    stage = SpeakerStage(Config(), emitted.append, inline, encoder=lambda: TableEncoder(table))
     for k, level in enumerate([0.1, 0.3]):
         stage.push(np.full(48000, level, dtype=np.float32))
         stage.relay(final("Words.", 3.0 * k, 3.0 * k + 2.9, k + 1, last=True))
@@ -327,8 +328,8 @@ async def test_a_final_in_the_middle_shows_the_voice_of_its_own_words():
     await asyncio.sleep(0.01)
     stage.push(np.full(38400, 0.3, dtype=np.float32))  # 10-12.4 s: the second answers
     await asyncio.sleep(0.01)
-    stage.relay(final("Second voice.", 10.0, 12.0, 3))
-    assert emitted[-1].text == "Second voice." and emitted[-1].speaker == "S2"
+    stage.relay(final("Second", 10.0, 11.0, 3))
+    assert emitted[-1].text == "Second" and emitted[-1].speaker == "S2"
 
 
 async def test_a_second_new_voice_in_one_utterance_is_shown_under_the_next_label_before_it_ends():

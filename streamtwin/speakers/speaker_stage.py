@@ -9,7 +9,7 @@ CPU pool (the speech engine's: the loop never blocks), and its speaker is decide
 
 How labels attach (docs/protocol.md):
 
-* a final in the middle of an utterance carries the best match of the partials that end about where its
+* a final in the middle of an utterance carries the best match of the partial that ends about where its
   words do (not of the words before it: the voice may change as it comes), without changing any profile,
   or the label a new voice would open when it matches no voice heard; before its words fill a partial, the
   match of its *head*: the first 1-1.6 s of the speech the partials (``transcript.partial``) announced,
@@ -57,7 +57,6 @@ log = logging.getLogger(__name__)
 # Partials are embedded as soon as the finals show they are whole, however few: the utterance's last final
 # waits only for the one or two its end completes. A partial alone costs what its share of a batch of three does
 # (16.5 ms, numpy's BLAS on one thread); waiting to batch three held that final for up to four.
-LABEL_AFTER_PARTIALS = 1  # a final in the middle of an utterance takes a label once this many are embedded (~1.6 s)
 EDGE_S = 0.5  # a turn event reaches this far past its utterance's first and last word (revised words move a little)
 KEEP_LABELS = 16  # utterances whose label a late revision can still take
 
@@ -207,10 +206,8 @@ class SpeakerStage:
             return
         heard = [k for k in sorted(utterance.partials)  # partials embedded ahead of the words may hold a later voice
                  if utterance.start + k * HOP / SAMPLE_RATE + PARTIAL_S / 2 <= final.end]
-        if len(heard) >= LABEL_AFTER_PARTIALS:
-            # the best match of the partials that end about where its words do (the voice may have changed)
-            recent = [utterance.partials[k] for k in heard[-2 * LABEL_AFTER_PARTIALS:]]
-            self._show(final, utterance, average(np.stack(recent)))
+        if heard:  # the partial that ends about where its words do: two reached back to the words before them
+            self._show(final, utterance, utterance.partials[heard[-1]])
         elif utterance.head is not None:
             self._show(final, utterance, utterance.head)
         if self._held:
