@@ -54,8 +54,8 @@ from streamtwin.speakers.turns import PARTIAL_S, change_points, segments
 
 log = logging.getLogger(__name__)
 
-# Partials are embedded as soon as the finals show they are whole, however few: the utterance's last final
-# waits only for the one or two its end completes. A partial alone costs what its share of a batch of three does
+# Partials are embedded as soon as the audio heard holds them whole, however few: the utterance's last final
+# mostly waits only for the one its end cuts short. A partial alone costs what its share of a batch of three does
 # (16.5 ms, numpy's BLAS on one thread); waiting to batch three held that final for up to four.
 EDGE_S = 0.5  # a turn event reaches this far past its utterance's first and last word (revised words move a little)
 KEEP_LABELS = 16  # utterances whose label a late revision can still take
@@ -255,8 +255,8 @@ class SpeakerStage:
             return utterance, wav, starts, True
         utterance = self._open
         if utterance is not None:  # ahead of its words: the audio heard so far (what its end leaves out is dropped)
-            heard = round(self._audio.end_s * SAMPLE_RATE) - round(utterance.start * SAMPLE_RATE)  # as slice cuts
-            starts = [s for s in complete_partials(heard) if s not in utterance.partials]
+            samples_heard = round(self._audio.end_s * SAMPLE_RATE) - round(utterance.start * SAMPLE_RATE)  # as slice
+            starts = [s for s in complete_partials(samples_heard) if s not in utterance.partials]
             if starts:
                 return utterance, self._audio.slice(utterance.start, self._audio.end_s), starts, False
         return None
