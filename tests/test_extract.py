@@ -527,6 +527,9 @@ def test_a_contracted_denial_decides_nothing_and_minutes_style_names_are_people(
                                                                       "Tuesday")]),
     # An aside before the order is not the task.
     (("Ana, if you can, please call the caterer today.",), [("Ana", "call the caterer", "today")]),
+    (("Tom, before you leave, lock the back door.",), [("Tom", "lock the back door", "")]),
+    (("Tom, after lunch, call the supplier about the tiles.",), [("Tom", "call the supplier about the tiles", "")]),
+    (("Tom, tomorrow, send the deck to the client.",), [("Tom", "send the deck to the client", "tomorrow")]),
     # "I'll take that one instead" moves the newest task to the speaker.
     ((("Mia", "Sam, please book the van for Friday."), ("Kim", "Actually, I'll take that one instead.")),
      [("Kim", "book the van", "Friday")]),
@@ -542,6 +545,10 @@ def test_orders_said_around_the_name_and_taken_back(said, owned):
     "Have a good weekend, Tom.", "Great work on the demo, Tom.", "Fair point, Sam.", "Let me check that, Tom.",
     "Nice to meet you, Priya.", "Priya, will the new laptops arrive this week?", "That's all for today, Tom.",
     "Long time no see, Sam.", "Same to you, Sam.", "Straight after lunch, Sam.", "Over to you, Sam.",
+    # A word before a comma is no name addressed with an order when it is a number, a verdict before a preposition,
+    # or the first item of a list; nor is what follows a name an order when it is a list or a preposition.
+    "Fifty, plus delivery.", "Passed, with two against.", "Eggs, flour, the good butter.",
+    "Nina, milk, bread and the papers.", "Tom, with the invoice, be careful.", "Ravi, on the left of the stage.",
 ])
 def test_remarks_and_questions_to_a_named_person_give_them_nothing_to_do(said):
     assert owners_of(said) == []

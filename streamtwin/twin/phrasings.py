@@ -43,6 +43,9 @@ NOT_NAMES = frozenset(
     nobody none god gosh jesus christ jeez geez blimey damn crikey agree disagree """
     # When, said first: "Yesterday, I fixed the printer.", "Week two, we start the tiling."
     """yesterday week weekend month year day night noon midnight tonight later earlier soon life """
+    # A number said first is a price, a count or a vote, never a name: "Sixty, on a two-year lease."
+    """two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
+    eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen """
     # Who is spoken to by role, kinship or group, not by name: the voice that answers says who it is.
     """mr mrs ms miss sir madam maam boss mate buddy dude pal doc mum mom dad coach officer nurse chef
     friends ladies gentlemen people class kids children students parents staff crew colleagues partner partners
@@ -118,7 +121,11 @@ NOT_VERBS = frozenset(
     that's there's here's what's who's let's
     his her their good great nice well welcome thanks thank sorry congratulations exactly right yes no okay ok
     of sure absolutely maybe perhaps what how who why when where which if as so and but or just also really
-    excellent perfect fine not never always still already all everyone everybody off""".split()
+    excellent perfect fine not never always still already all everyone everybody off """
+    # An order never opens with a preposition or a conjunction: "Carried, with the chair abstaining.", "Callum,
+    # before you go ...".
+    """with without on in at for from by about into onto after before under over per like than via across around
+    through during until till since near between among against because unless while though although""".split()
 )
 # "Can you send me the contract by Monday, Ravi?": the name ends the request.
 LATE_REQUEST = re.compile(rf"^{LEAD}{_ASK}\s+(?P<task>.+?),\s+(?P<name>{NAME})[.?!]*$")
@@ -322,12 +329,14 @@ def names(candidates: list[str]) -> list[str]:
 
 
 # An aside before the order: "Yusuf, since you asked, please bring ...", "Ana, if you can, call ...".
-_ASIDE = re.compile(r"^(?:since|as|because|now that|if you can|if possible|when you get a chance|while you're at it)"
-                    r"\b[^,]*,\s*(?:please\s+)?", re.IGNORECASE)
+_ASIDE = re.compile(r"^(?:since|as|because|now that|if|when|whenever|while|before|after|once|until|first thing|"
+                    r"tomorrow|today|tonight|this (?:morning|afternoon|evening|week))\b[^,]*,\s*(?:please\s+)?",
+                    re.IGNORECASE)
 
 
 def without_aside(task: str) -> str:
-    """The order itself: "since you asked, please bring the tables" -> "bring the tables"."""
+    """The order itself: "since you asked, please bring the tables" -> "bring the tables", "before you leave, lock
+    the door" -> "lock the door"."""
     return _ASIDE.sub("", task, count=1)
 
 
@@ -366,9 +375,14 @@ def resolved(task: str, subject: str) -> str:
 
 
 def imperative(task: str) -> bool:
-    """Does ``task`` start with an order ("fix the rota ...") rather than a remark ("great point")?"""
+    """Does ``task`` start with an order ("fix the rota ...") rather than a remark ("great point") or a list ("bread,
+    milk, the papers": a word on its own before a comma is an item, unless it is a verb of tasks or an order
+    follows it, as in "tomorrow, send the deck")?"""
     words = task.split()
-    return len(words) >= 2 and words[0].lower().strip(",.") not in NOT_VERBS
+    if len(words) < 2 or words[0].lower().strip(",.") in NOT_VERBS:
+        return False
+    listed = words[0].endswith(",") and words[0].lower().strip(",") not in TASK_VERBS
+    return not listed or opens_with_task_verb(" ".join(words[1:]))
 
 
 def in_the_moment(task: str) -> bool:
