@@ -453,3 +453,27 @@ def test_a_task_given_to_a_participant_is_theirs_who_takes_it_at_once():
     other.heard(1, "Let's lock the roadmap.", "S1", "S1")
     other.heard(2, "Marcus to update the pricing page.", "S1", "S1")
     assert other.heard(3, "The tablet layout worries me.", "S2", "S2") == []
+
+
+def test_a_first_turn_two_voices_shared_keeps_its_label_with_the_voice_that_spoke_first():
+    """A first utterance that runs from one voice into another (too short to tell apart yet) is one label; when the
+    second voice speaks again, it is the second voice whose words move, not the first's (samples/voices/dev four)."""
+    a, b = voice(1), voice(2)
+    b_overlapped = mix(b, a, 0.8)  # its first words under the first voice's: alike enough to share a label
+    clusters = SpeakerClusters()
+    assert clusters.add(1, [(0.0, 1.7, a), (1.7, 3.5, b_overlapped)]).labels == ["S1", "S1"]
+    outcome = add(clusters, 2, b)
+    assert outcome.labels == ["S2"]
+    assert [(r.utterance, r.start, r.label, r.was) for r in outcome.relabels] == [(1, 1.7, "S2", "S1")]
+    assert clusters.label_of(1) == "S2" and [s.label for s in clusters.speakers] == ["S1", "S2"]
+
+
+def test_a_voice_with_far_more_speech_under_a_label_takes_it_from_a_stray_first_segment():
+    """The first voice keeps its label only against comparable evidence: a stray second at the start that turns out
+    to be another voice does not take the label from the voice that held it for long."""
+    a, b = voice(1), voice(2)
+    clusters = SpeakerClusters()
+    assert clusters.add(1, [(0.0, 1.2, mix(b, a, 0.8)), (1.2, 9.0, a)]).labels == ["S1", "S1"]
+    outcome = add(clusters, 2, b)
+    assert outcome.labels == ["S2"] and clusters.label_of(1) == "S1"
+    assert [(r.utterance, r.start, r.label, r.was) for r in outcome.relabels] == [(1, 0.0, "S2", "S1")]

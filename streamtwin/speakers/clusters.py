@@ -42,6 +42,7 @@ DEFAULT_UNLIKE_UTTERANCES = 3  # ... while it (or one like it) is among the newe
 UNLIKE_MIN_S = 1.0  # ... when it is this long at least (as a head: less is too little to tell a voice by)
 DEFAULT_MAX_SPEAKERS = 8
 ONE_CUT = 1e9  # a margin so wide that agglomerate's floor alone decides
+STAY = 2.0  # how much more speech another voice needs to take a label from the voice that showed it first
 HISTORY = 200  # segments re-clustered at most (~15 min of talk); older ones keep their labels, and a voice heard
 # only before them takes part as one pseudo-segment (its profile), so it keeps its label when it comes back
 
@@ -264,8 +265,19 @@ class SpeakerClusters:
             g = self._anchor_groups.get(known.label)
             if g is not None and g not in label_of:
                 label_of[g] = known.label
-        # most speech first; a tie (to 0.1 s) goes to the older label
-        for (g, label), _ in sorted(overlap.items(), key=lambda kv: (-round(kv[1], 1), int(kv[0][1][1:]))):
+        # A label stays with the voice that showed it first unless another now holds more than STAY times its
+        # speech under it: a first turn shared by two voices must not hand its label to the second, so the first
+        # voice's words change label (samples/voices/dev four: B's "Chapter 35." shown S1, then S2).
+        first: dict[str, int] = {}
+        for segment, g in zip(window, cluster):
+            if segment.label:
+                first.setdefault(segment.label, g)
+
+        def claim(g: int, label: str) -> float:
+            return overlap[(g, label)] * (STAY if first[label] == g else 1.0)
+
+        # strongest claim first; a tie (to 0.1 s) goes to the older label
+        for (g, label) in sorted(overlap, key=lambda gl: (-round(claim(*gl), 1), int(gl[1][1:]))):
             if g not in label_of and label not in label_of.values():
                 label_of[g] = label
         for g in sorted(set(cluster), key=cluster.index):
