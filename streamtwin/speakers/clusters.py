@@ -13,7 +13,8 @@ that a longer turn of theirs keeps, or that goes back to the nearest voice by a 
 often short, and waiting for 2 s of it labelled most new voices late: docs/benchmarks.md).
 
 Labels ("S1", "S2", ...) stay with their voices: each new cluster takes the old label holding most of its
-speech (one to one); a cluster with none takes a new label, never one used before.  When the evidence moves a past
+speech (one to one; the voice that showed a label first counts its speech :data:`STAY` times); a cluster with none
+takes a new label, never one used before.  When the evidence moves a past
 segment (two labels turn out to be one voice, or a voice splits), :meth:`SpeakerClusters.add` says so in its
 :class:`Relabel` list, so the caller can tell everyone (an event), never silently.
 
@@ -255,7 +256,8 @@ class SpeakerClusters:
         return standing[: self.max_speakers - voices]
 
     def _name_clusters(self, window: list[Segment], cluster: list[int]) -> dict[str, str]:
-        """Give each cluster a label: known voices keep theirs, then the old label holding most of its speech."""
+        """Give each cluster a label: known voices keep theirs, then the old label holding most of its speech (the
+        label's first voice counting its speech :data:`STAY` times)."""
         overlap: dict[tuple[int, str], float] = {}
         for segment, g in zip(window, cluster):
             if segment.label:
