@@ -268,8 +268,8 @@ class SpeakerClusters:
             if g is not None and g not in label_of:
                 label_of[g] = known.label
         # A label stays with the voice that showed it first unless another now holds more than STAY times its
-        # speech under it: a first turn shared by two voices must not hand its label to the second, so the first
-        # voice's words change label (samples/voices/dev four: B's "Chapter 35." shown S1, then S2).
+        # speech under it: a first turn shared by two voices must not hand its label to the second (before this,
+        # samples/voices/dev four showed B's "Chapter 35." as S1, then moved it to S2 when D took S1).
         first: dict[str, int] = {}
         for segment, g in zip(window, cluster):
             if segment.label:
