@@ -36,17 +36,21 @@ def window(audio: np.ndarray, start: float, end: float) -> np.ndarray:
 @pytest.mark.parametrize("name", ["meeting", "standup"])
 @pytest.mark.model
 @pytest.mark.slow
-def test_short_window_decodes_agree_with_full_padding(base, name):
+def test_short_window_decodes_are_as_accurate_as_full_padding(base, name):
+    """A 6 s silence tail instead of Whisper's 30 s costs no accuracy.  Measured against what was said, not
+    against the full-padding decode: the two slip on different marginal words (each is the better reader of
+    some), and agreement counted every slip of either (2-6% here, moved by the last bit of a feature)."""
     audio, spoken = turns(name)
-    short, full = [], []
+    said, short, full = [], [], []
     for turn in spoken[:8]:  # 70-110 words of two voices; a full-padding decode costs what five short ones do
         job = WindowJob(window(audio, turn["start"], turn["end"]), "", "en")
         base.tail_s = 6.0
         short += normalise(base.decode([job])[0].text)
         base.tail_s = 30.0
         full += normalise(base.decode([job])[0].text)
+        said += normalise(turn["text"])
     base.tail_s = 6.0
-    assert word_error_rate(full, short) <= 0.05, (" ".join(short), " ".join(full))
+    assert word_error_rate(said, short) <= min(word_error_rate(said, full) + 0.03, 0.12), (short, full)
 
 
 @pytest.mark.model
@@ -245,6 +249,37 @@ for seconds in lengths:
     decode(seconds)
 print(rss_mb() - before)
 """
+
+
+ORDER = """
+import json, sys
+sys.path.insert(0, "tests")
+from test_whisper import turns, window
+from streamtwin.speech.asr_models import resolve_speech_model
+from streamtwin.speech.whisper import ShortWindowWhisper, WindowJob
+from streamtwin.speakers.encoder import shared_encoder
+audio, spoken = turns("meeting")
+jobs = [WindowJob(window(audio, turn["start"], turn["end"]), "", "en") for turn in spoken[:3]]
+model = ShortWindowWhisper(resolve_speech_model("base"), threads=1)
+before = [result.tokens for result in model.decode(jobs)]
+shared_encoder()
+after = [result.tokens for result in model.decode(jobs)]
+print(json.dumps([before, after]))
+"""
+
+
+@pytest.mark.model
+def test_a_decode_does_not_depend_on_whether_the_speaker_encoder_loaded_first():
+    """The speaker encoder sets numpy's BLAS to one thread; Whisper's log-mel features are a numpy product
+    whose last bits depend on that count, and base read "project costs" with two threads, "product costs"
+    with one.  The speech model sets it too, so a process reads the same audio the same way in either order
+    (CI failed on a suite order that loaded the encoder first).  Two BLAS threads to start with, even on one
+    core, so the order can show."""
+    env = {**os.environ, "PYTHONPATH": str(Path.cwd()), "OPENBLAS_NUM_THREADS": "2"}
+    out = subprocess.run([sys.executable, "-c", ORDER], env=env, capture_output=True, text=True, check=True,
+                         timeout=300)
+    before, after = json.loads(out.stdout.splitlines()[-1])
+    assert before == after
 
 
 @pytest.mark.model

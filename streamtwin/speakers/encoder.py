@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import functools
 import logging
-from pathlib import Path
 
 import numpy as np
 
+from streamtwin.numpy_threads import one_blas_thread
 from streamtwin.speakers.campplus import (
     EMBEDDING_SIZE,
     FRAME,
@@ -90,20 +90,6 @@ class VoiceEncoder:
     def embed_utterance(self, wav: np.ndarray) -> np.ndarray:
         """The embedding of a whole utterance (speech already cut by a VAD): the mean of its partials'."""
         return average(self.embed_partials(wav, partial_starts(len(wav))))
-
-
-def one_blas_thread() -> None:
-    """numpy's own OpenBLAS to one thread.  The encoder's products are small (a partial is 80 frames wide
-    inside the network): a second BLAS thread gains little and spins beside Whisper on the same cores.  Only
-    numpy's BLAS is touched, not CTranslate2's OpenMP pool."""
-    try:
-        from threadpoolctl import ThreadpoolController
-    except ImportError:  # pragma: no cover - a dependency; without it the encoder only costs more
-        return
-    for library in ThreadpoolController().select(user_api="blas").lib_controllers:
-        if "numpy" in library.filepath and library.num_threads != 1:
-            library.set_num_threads(1)
-            log.info("numpy's BLAS (%s) set to one thread for the speaker encoder", Path(library.filepath).name)
 
 
 @functools.lru_cache(maxsize=1)

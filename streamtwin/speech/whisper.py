@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from streamtwin.numpy_threads import one_blas_thread
 from streamtwin.speech.asr_models import ModelLoadError
 
 log = logging.getLogger(__name__)
@@ -146,6 +147,7 @@ class ShortWindowWhisper:
     def __init__(self, path: Path, *, threads: int, workers: int = 1, tail_s: float = 6.0, beam_size: int = 2) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local directory: never ask a hub
         os.environ.setdefault(*ONEDNN_CACHE)  # read by oneDNN when it compiles its first kernel
+        one_blas_thread()  # the log-mel features must not depend on which model loaded first
         from faster_whisper import WhisperModel
 
         started = time.perf_counter()
