@@ -480,3 +480,32 @@ def test_a_reply_that_does_not_know_answers_the_newest_matter_not_an_older_propo
     assert draft_of("Is the new form ready for parents?", "Not yet. Keep it off the website until Friday.",
                     "One thing nobody has answered is who prints the paper copies.",
                     "Good point, and I honestly don't know.")["open_questions"] == ["who prints the paper copies"]
+
+
+# 2026-12-07 (fourth sitting): a third author's meetings settled things in a closing word and a bare pick.
+@pytest.mark.parametrize("weighed, verdict, what", [
+    (("Do we book the church hall or the scout hut for the jumble sale?", "The scout hut has parking, the hall doesn't."),
+     "Okay. Fine. Scout hut.", "scout hut"),
+    (("The minibus is cheaper, but the train gets us there by ten.", "Half of them won't make a seven o'clock train."),
+     "Right. Minibus at eight.", "minibus at eight"),
+    (("I'd say twelve pizzas and some salad for the launch.", "Twelve won't go round, we had thirty people last time.",
+      "Sixteen then, and the salad."),
+     "Sixteen pizzas, salad. Fine.", "sixteen pizzas"),
+    (("Should the new bins go by the gate or round the back?", "By the gate they get kicked over."),
+     "... Yeah. Alright. Bins round the back.", "bins round the back"),
+])
+def test_a_closing_word_beside_a_bare_pick_of_what_was_weighed_is_decided(weighed, verdict, what):
+    assert any(what in d for d in decided(*weighed, verdict))
+
+
+@pytest.mark.parametrize("weighed, verdict", [
+    (("Do we book the church hall or the scout hut for the jumble sale?", "The scout hut has parking."),
+     "Okay. Next item."),  # the meeting moves on
+    (("Do we book the church hall or the scout hut for the jumble sale?", "The scout hut has parking."),
+     "Right. Thanks, Dev."),  # thanks, no pick
+    (("The minibus is cheaper, but the train gets us there by ten.",), "Okay. Coffee break."),  # not what was weighed
+    (("Should the new bins go by the gate or round the back?",), "Yeah. Is the gate locked at night?"),  # a question
+    (("Should the new bins go by the gate or round the back?",), "Fine. Not the gate."),  # a refusal, not a pick
+])
+def test_a_closing_word_beside_anything_else_decides_nothing(weighed, verdict):
+    assert decided(*weighed, verdict) == []

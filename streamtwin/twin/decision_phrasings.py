@@ -206,6 +206,19 @@ AGREED_ALONE = re.compile(r"^(?:(?:yes|yeah|ok|okay)[,.]?\s+)?(?:agreed|i agree|
 A_PLAN = re.compile(r"\b(?:we|let's|let us|should|need to|must|have to|shall)\b", re.IGNORECASE)
 SETTLES = re.compile(r"^(?:(?:yes|yeah|ok|okay|right|great|good|fine)[,.!]?\s*)*(?:agreed|deal|let's do (?:it|that)|"
                      r"sounds like a plan|that's the plan|so be it|done)[.!]?$", re.IGNORECASE)
+# A verdict said as a closing word beside a bare pick of what was just discussed: "Okay. Fine. Elm Road.", "Yeah.
+# Alright. Top field Thursday.", "Halibut, brown butter, capers. Fine."
+CLOSER = re.compile(r"^\W*(?:(?:okay|ok|fine|alright|all right|right|yeah|yes|yep|go on then|done|deal|agreed)[,.!]?\s*)+$",
+                    re.IGNORECASE)
+# A clause or a turn of the meeting, not a bare pick: a subject, a verb of being, doing or modality, a conjunction, a
+# question word, thanks, or words that run the meeting ("Okay. Next item.", "Right. Thanks, Priya.").
+NOT_A_PICK = re.compile(r"\b(?:i|we|you|he|she|they|it|that|this|there|is|are|was|were|be|been|will|would|could|should|"
+                        r"can|do|does|did|have|has|had|thanks|thank|sorry|please|next|item|agenda|question|point|"
+                        r"moment|minute|second|hang|wait|listen|look|so|but|and|or|because|if|who|what|when|where|why|"
+                        r"how|not|no)\b|'", re.IGNORECASE)
+PICK_WORDS = 6  # a pick is a few words: "Eight till two on Sundays."
+
+
 # A choice put to the room: "Do we open with the slow one or the loud one?" (not "... or not?", "... or something?").
 EITHER_OR = re.compile(r"\w,?\s+or\s+(?!not\b|so\b|something\b|what\b|anything\b|else\b|anyone\b|whatever\b)\w",
                        re.IGNORECASE)

@@ -50,9 +50,12 @@ class OutcomeReader:
     _checked: tuple[int, str, bool] | None = None  # a plan checked with the room: when, what, asked for objections
     _choice: tuple[int, str] | None = None  # "Postgres or Mongo for the events?": when asked, and the question
     _picked: tuple[int, str] | None = None  # "Postgres." right after it: when, and the question with the pick
+    _said: list[tuple[int, str]] = field(default_factory=list)  # the last sentences read, and their utterances
 
     def read(self, sentence: str, following: list[str], utterance: int) -> None:
         """One sentence of utterance number ``utterance``; ``following``: the rest of that utterance."""
+        self._closed_on(sentence, following, utterance)
+        self._said = [*self._said[-11:], (utterance, sentence)]
         if self._room_agrees(sentence, utterance):
             return
         if sentence.endswith("?"):
@@ -113,6 +116,19 @@ class OutcomeReader:
             self._stated = (-1, "")
             return True
         return False
+
+    def _closed_on(self, sentence: str, following: list[str], utterance: int) -> None:
+        """ "Okay. Fine. Elm Road.", "Halibut, brown butter, capers. Fine.": a bare pick beside a closing word, in
+        words of the two utterances before (what was being weighed), is what they settled on."""
+        if sentence.endswith("?") or len(sentence.split()) > settle.PICK_WORDS or settle.NOT_A_PICK.search(sentence):
+            return
+        before = [said for at, said in self._said if at == utterance and re.search(r"\w", said)]  # not "..."
+        closed = (before and all(settle.CLOSER.match(said) for said in before)) or (
+            following and settle.CLOSER.match(following[0]))
+        picked = key_words(sentence)
+        weighed = set().union(*(key_words(said) for at, said in self._said if utterance - 3 <= at < utterance))
+        if closed and picked and 2 * len(picked & weighed) >= len(picked):
+            self._decided(sentence)
 
     def _chosen(self, sentence: str, utterance: int) -> bool:
         """ "Camping or the cottage?" - "Cottage, the kids hated the tent." - "Done.": one of two, picked by the next
