@@ -509,3 +509,11 @@ def test_a_closing_word_beside_a_bare_pick_of_what_was_weighed_is_decided(weighe
 ])
 def test_a_closing_word_beside_anything_else_decides_nothing(weighed, verdict):
     assert decided(*weighed, verdict) == []
+
+
+def test_a_motion_carried_is_decided_and_a_motion_lost_is_not():
+    (decision,) = decided("All in favour of moving the AGM to March?", "Six. Against? None. Motion carried.")
+    assert "agm to march" in decision and "carried" in decision
+    (decision,) = decided("I propose we put the hire fee up to fifty pounds.", "Those in favour?", "That's carried.")
+    assert "fifty pounds" in decision
+    assert decided("All in favour of moving the AGM to March?", "Two. Against? Five. The motion falls.") == []

@@ -219,6 +219,12 @@ NOT_A_PICK = re.compile(r"\b(?:i|we|you|he|she|they|it|that|this|there|is|are|wa
 PICK_WORDS = 6  # a pick is a few words: "Eight till two on Sundays."
 
 
+# A vote: "All those in favour of moving the AGM to March?" ... "Carried." (not "The motion falls.").
+IN_FAVOUR = re.compile(r"\b(?:all|those)\s+(?:those\s+)?in\s+favou?r(?:\s+of\s+(?P<motion>[^?.]+))?", re.IGNORECASE)
+CARRIED = re.compile(r"^(?:(?:so|then|okay|ok|right)[,]?\s+)?(?:the\s+)?(?:motion\s+(?:is\s+)?)?(?:carried|passed)\b|"
+                     r"^(?:that's|that is)\s+carried\b|\bthe ayes have it\b", re.IGNORECASE)
+
+
 # A choice put to the room: "Do we open with the slow one or the loud one?" (not "... or not?", "... or something?").
 EITHER_OR = re.compile(r"\w,?\s+or\s+(?!not\b|so\b|something\b|what\b|anything\b|else\b|anyone\b|whatever\b)\w",
                        re.IGNORECASE)

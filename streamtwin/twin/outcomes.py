@@ -50,11 +50,13 @@ class OutcomeReader:
     _checked: tuple[int, str, bool] | None = None  # a plan checked with the room: when, what, asked for objections
     _choice: tuple[int, str] | None = None  # "Postgres or Mongo for the events?": when asked, and the question
     _picked: tuple[int, str] | None = None  # "Postgres." right after it: when, and the question with the pick
+    _motion: tuple[int, str] | None = None  # "All those in favour of ...?": when put to the vote, and what
     _said: list[tuple[int, str]] = field(default_factory=list)  # the last sentences read, and their utterances
 
     def read(self, sentence: str, following: list[str], utterance: int) -> None:
         """One sentence of utterance number ``utterance``; ``following``: the rest of that utterance."""
         self._closed_on(sentence, following, utterance)
+        self._voted(sentence, utterance)
         self._said = [*self._said[-11:], (utterance, sentence)]
         if self._room_agrees(sentence, utterance):
             return
@@ -129,6 +131,16 @@ class OutcomeReader:
         weighed = set().union(*(key_words(said) for at, said in self._said if utterance - 3 <= at < utterance))
         if closed and picked and 2 * len(picked & weighed) >= len(picked):
             self._decided(sentence)
+
+    def _voted(self, sentence: str, utterance: int) -> None:
+        """ "All in favour of moving the AGM to March?" - "Six. Against? None. Carried.": the motion is decided (the
+        plan said before it when the call names none)."""
+        if motion := settle.IN_FAVOUR.search(sentence):
+            self._motion = (utterance, (motion.group("motion") or self._before).strip(" ,"))
+        elif self._motion is not None and self._motion[0] >= utterance - 2 and settle.CARRIED.search(sentence):
+            if self._motion[1]:
+                self._decided(f"Carried: {self._motion[1]}")
+            self._motion = None
 
     def _chosen(self, sentence: str, utterance: int) -> bool:
         """ "Camping or the cottage?" - "Cottage, the kids hated the tent." - "Done.": one of two, picked by the next
