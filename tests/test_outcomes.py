@@ -484,7 +484,7 @@ def test_a_reply_that_does_not_know_answers_the_newest_matter_not_an_older_propo
 
 # 2026-12-07 (fourth sitting): a third author's meetings settled things in a closing word and a bare pick.
 @pytest.mark.parametrize("weighed, verdict, what", [
-    (("Do we book the church hall or the scout hut for the jumble sale?", "The scout hut has parking, the hall doesn't."),
+    (("Do we book the church hall or the scout hut for the jumble sale?", "The scout hut has parking."),
      "Okay. Fine. Scout hut.", "scout hut"),
     (("The minibus is cheaper, but the train gets us there by ten.", "Half of them won't make a seven o'clock train."),
      "Right. Minibus at eight.", "minibus at eight"),
@@ -517,3 +517,21 @@ def test_a_motion_carried_is_decided_and_a_motion_lost_is_not():
     (decision,) = decided("I propose we put the hire fee up to fifty pounds.", "Those in favour?", "That's carried.")
     assert "fifty pounds" in decision
     assert decided("All in favour of moving the AGM to March?", "Two. Against? Five. The motion falls.") == []
+
+
+@pytest.mark.parametrize("asked, reply", [
+    ("Or do we just paint the fence ourselves?", "Dunno. Depends on the weather, really."),
+    ("Should we get the boiler replaced before winter?", "Maybe. Not this week anyway."),
+    ("When is the fire inspector coming round?", "Could be Tuesday, could be next month, they never say."),
+    ("Are we still getting the new tills in March?", "I genuinely don't know."),
+])
+def test_a_reply_that_cannot_say_leaves_the_question_to_the_room_open(asked, reply):
+    assert draft_of(asked, reply)["open_questions"] == [asked]
+
+
+@pytest.mark.parametrize("asked, reply", [
+    ("What's your gut feeling, Ana?", "Genuinely don't know."),  # one person's view, not a matter left open
+    ("Do you want a tea?", "Maybe."),
+])
+def test_not_knowing_ones_own_view_leaves_nothing_open(asked, reply):
+    assert draft_of(asked, reply)["open_questions"] == []

@@ -208,8 +208,8 @@ SETTLES = re.compile(r"^(?:(?:yes|yeah|ok|okay|right|great|good|fine)[,.!]?\s*)*
                      r"sounds like a plan|that's the plan|so be it|done)[.!]?$", re.IGNORECASE)
 # A verdict said as a closing word beside a bare pick of what was just discussed: "Okay. Fine. Elm Road.", "Yeah.
 # Alright. Top field Thursday.", "Halibut, brown butter, capers. Fine."
-CLOSER = re.compile(r"^\W*(?:(?:okay|ok|fine|alright|all right|right|yeah|yes|yep|go on then|done|deal|agreed)[,.!]?\s*)+$",
-                    re.IGNORECASE)
+CLOSER = re.compile(r"^\W*(?:(?:okay|ok|fine|alright|all right|right|yeah|yes|yep|go on then|done|deal|agreed)"
+                    r"[,.!]?\s*)+$", re.IGNORECASE)
 # A clause or a turn of the meeting, not a bare pick: a subject, a verb of being, doing or modality, a conjunction, a
 # question word, thanks, or words that run the meeting ("Okay. Next item.", "Right. Thanks, Priya.").
 NOT_A_PICK = re.compile(r"\b(?:i|we|you|he|she|they|it|that|this|there|is|are|was|were|be|been|will|would|could|should|"

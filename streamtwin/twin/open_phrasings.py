@@ -91,8 +91,9 @@ UNSETTLED = (
 )
 # A reply that nobody knows the answer: "Who pays for the fence?" - "No idea, honestly." (the question before is open).
 NOBODY_KNOWS = re.compile(
-    r"^(?:(?:well|hmm|honestly|um|so|sorry|yeah|to be honest|good question)[,.]?\s+)*(?:i\s+(?:really\s+|"
-    r"honestly\s+)?(?:don't|do not) know|(?:i have\s+)?no idea|(?:i'm|i am)\s+not sure|not sure|hard to say|"
+    r"^(?:(?:well|hmm|honestly|um|so|sorry|yeah|to be honest|good question)[,.]?\s+)*(?:(?:i\s+)?(?:really\s+|"
+    r"honestly\s+|genuinely\s+)?(?:don't|do not) know|dunno|maybe|(?:i have\s+)?no idea|(?:i'm|i am)\s+not sure|"
+    r"not sure|hard to say|"
     r"nobody knows|(?:nobody|no one)(?:'s| is)\s+(?:really\s+)?sure|"
     r"no one knows|we (?:don't|do not) know|(?:that's|that is) (?:still )?(?:unclear|not clear)|no clue|"
     r"good question(?:,?\s+(?:let's|we'll) see)?|(?:let's|we'll) see|who knows|your guess is as good as mine)"
@@ -103,7 +104,8 @@ NOBODY_KNOWS = re.compile(
 UNANSWERED = re.compile(
     r"\b(?:(?:i|we)\s+(?:really\s+|honestly\s+|just\s+|still\s+|genuinely\s+)?(?:don't|do not|didn't|did not)\s+know"
     r"(?=\s*(?:[,.!;]|$|(?:yet|for sure|either|honestly|to be honest|about\s+(?:that|this|it))\b))|"
-    r"\bno idea\b|^(?:\w+,\s+)?not sure\b|(?:nobody|no one)\s+(?:has\s+|have\s+)?(?:told|given|said|confirmed|heard)\b|"
+    r"\bno idea\b|\bcould be\b[^,.;]*[,;]\s*(?:or\s+)?(?:it\s+)?could be\b|^(?:\w+,\s+)?not sure\b|"
+    r"(?:nobody|no one)\s+(?:has\s+|have\s+)?(?:told|given|said|confirmed|heard)\b|"
     r"(?:i|we)\s+(?:haven't|have not|hadn't)\s+heard\b|"
     r"(?:not going to|won't|will not|can't|cannot)\s+(?:settle|decide|sort out|resolve|answer)\s+(?:that|this|it)\b|"
     r"(?:don't|do not)\s+want\s+to\s+commit\s+to\s+(?:that|this|it)\b|let's not commit\b|"
@@ -133,11 +135,14 @@ DEPENDS = re.compile(r"^(?:(?:well|so|hmm|honestly)[,.]?\s+)*(?:(?:it|that|this)
 # A question to the room (not "do you want tea?"): a wh-question, or one about what we or it will do.
 TO_THE_ROOM = re.compile(
     r"^(?!assistant\b)(?:(?:so|and|but|okay|ok|then)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?"
-    r"(?:who|what|when|where|which|how|why|whose|the\b|"  # "And the budget for the new microscope?"
+    r"(?:or\b|who|what|when|where|which|how|why|whose|the\b|"  # "And the budget for the new microscope?", "Or X?"
     r"(?:should|shall|do|will|can|are|could|would)\s+we|(?:is|are|will|does|can|should|shall|would|could)\s+"
     r"(?:it|there|that|this|the)\b|"
     r"(?:do|does)\s+(?:you|anyone|anybody)\s+know\s+(?:if|whether|when|who|what|where|how)\b)",
     re.IGNORECASE)
+# A question for one person's view, not a matter for the room: "What's your gut feeling?", "What do you think?"
+ASKS_VIEW = re.compile(r"\byour\s+(?:gut|feeling|view|opinion|take|thoughts?|instinct|sense|guess)\b|"
+                       r"\bwhat\s+do\s+you\s+(?:think|reckon|feel)\??$", re.IGNORECASE)
 # A question put off for later: "Let's park the question of overtime.", "We'll come back to the seating plan on
 # Friday.", "Let's revisit that next week." (a pointer: the question asked just before).  "Park" takes a topic
 # only ("let's park the van" is no question).

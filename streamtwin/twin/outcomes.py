@@ -254,7 +254,8 @@ class OutcomeReader:
         else a proposal made there."""
         if self._questions and utterance - 2 <= self._questions[-1][0] < utterance:
             question = self._asked_last()
-            if pending.TO_THE_ROOM.match(question) or settle.EITHER_OR.search(question):
+            to_the_room = pending.TO_THE_ROOM.match(question) and not pending.ASKS_VIEW.search(question)
+            if to_the_room or settle.EITHER_OR.search(question):
                 return question
         proposal = self._proposal
         if proposal is not None and utterance - 2 <= proposal[0] < utterance and self._open_at < proposal[0]:
