@@ -710,3 +710,19 @@ def test_taking_a_task_by_its_name_from_someone_who_cannot_moves_it():
         ("Kim", "update the staff rota for the summer", "Friday")]
     assert owners_of(("Ana", "Ben, please update the rota by Friday."), ("Kim", "I'll take the minutes."))[0] == (
         "Ben", "update the rota", "Friday")
+
+
+# 2026-12-07 (fourth sitting): owners a fourth author's meetings made of a day, a filler, a time and a place.
+def test_a_day_said_in_the_plural_is_no_one_to_hand_a_task_to():
+    assert owners_of(("Ana", "Priya, please book the minibus for the away game."), ("Priya", "Will do."),
+                     ("Ben", "Actually, can we move it to Saturdays?"))[0][0] == "Priya"
+
+
+@pytest.mark.parametrize("said", [
+    "The car park was packed this morning. Like, totally rammed.",
+    "Also, a complaint. Mrs Patel, last Tuesday. She rang about the refund.",
+    "Sellotape's on the shelf.",
+    "The Hoover's on the left.",
+])
+def test_a_filler_a_time_or_a_place_makes_no_one_an_owner(said):
+    assert draft_of("Has anyone seen the tape?", said)["action_items"] == []

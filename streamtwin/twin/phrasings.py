@@ -43,6 +43,11 @@ NOT_NAMES = frozenset(
     nobody none god gosh jesus christ jeez geez blimey damn crikey agree disagree """
     # When, said first: "Yesterday, I fixed the printer.", "Week two, we start the tiling."
     """yesterday week weekend month year day night noon midnight tonight later earlier soon life """
+    # ... and said in the plural: "Tuesdays, we open late.", "Move it to Tuesdays?"
+    """mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends weeks months years days nights
+    mornings afternoons evenings """
+    # A filler said first: "Like, properly full."
+    """like """
     # A number said first is a price, a count or a vote, never a name: "Sixty, on a two-year lease."
     """two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
     eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen """
@@ -125,7 +130,10 @@ NOT_VERBS = frozenset(
     # An order never opens with a preposition or a conjunction: "Carried, with the chair abstaining.", "Callum,
     # before you go ...".
     """with without on in at for from by about into onto after before under over per like than via across around
-    through during until till since near between among against because unless while though although""".split()
+    through during until till since near between among against because unless while though although """
+    # ... nor with a time or a count: "Mrs Obi, last Friday.", "Kenji, two more letters."
+    """last next previous every each one two three four five six seven eight nine ten twenty thirty forty fifty
+    hundred""".split()
 )
 # "Can you send me the contract by Monday, Ravi?": the name ends the request.
 LATE_REQUEST = re.compile(rf"^{LEAD}{_ASK}\s+(?P<task>.+?),\s+(?P<name>{NAME})[.?!]*$")
@@ -170,6 +178,9 @@ THEIRS = (
     re.compile(rf"^{LEAD}(?P<name>{NAME})(?:'s|,\s+you're|,\s+you are)\s+on\s+(?!(?i:holiday|leave|vacation|annual|sick|"
                rf"a call|the phone|the way|(?:her|his|their|my) way|site|time|board|a break|break|lunch|mute|track|top|"
                rf"the (?:right|wrong) track|the same page|the ball|the mend|"
+               # where a thing is, not a duty: "Tin's on the side.", "Keys are on the table."
+               rf"the (?:side|table|shelf|shelves|counter|worktop|floor|desk|bench|sideboard|windowsill|fridge|left|"
+               rf"right)|"
                rf"fire|it)\b)(?P<task>[^?,]+?)[.!]?$"),
 )
 _CAN_I_LEAVE = re.compile(r"\bcan i (?:leave|hand)\b", re.IGNORECASE)  # a question that hands a task over
