@@ -535,3 +535,13 @@ def test_a_reply_that_cannot_say_leaves_the_question_to_the_room_open(asked, rep
 ])
 def test_not_knowing_ones_own_view_leaves_nothing_open(asked, reply):
     assert draft_of(asked, reply)["open_questions"] == []
+
+
+def test_a_one_word_pick_is_decided_with_the_words_it_points_back_to():
+    (decision,) = decided("Do we hire a smoke machine for the ghost scene?",
+                          "The last one set the fire alarm off. No smoke. We'll use the strobe.", "Fine. Strobe.")
+    assert "no smoke" in decision and "strobe" in decision
+
+
+def test_sympathy_beside_a_closing_word_decides_nothing():
+    assert decided("Sasha can't make the first night.", "Since when?", "Oh, poor Sasha. Okay.") == []

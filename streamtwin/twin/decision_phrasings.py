@@ -215,7 +215,7 @@ CLOSER = re.compile(r"^\W*(?:(?:okay|ok|fine|alright|all right|right|yeah|yes|ye
 NOT_A_PICK = re.compile(r"\b(?:i|we|you|he|she|they|it|that|this|there|is|are|was|were|be|been|will|would|could|should|"
                         r"can|do|does|did|have|has|had|thanks|thank|sorry|please|next|item|agenda|question|point|"
                         r"moment|minute|second|hang|wait|listen|look|so|but|and|or|because|if|who|what|when|where|why|"
-                        r"how|not|no)\b|'", re.IGNORECASE)
+                        r"how|not|no|oh|ah|aw|wow|ooh|um|er|hmm|honestly|well)\b|'", re.IGNORECASE)
 PICK_WORDS = 6  # a pick is a few words: "Eight till two on Sundays."
 
 

@@ -128,9 +128,17 @@ class OutcomeReader:
         closed = (before and all(settle.CLOSER.match(said) for said in before)) or (
             following and settle.CLOSER.match(following[0]))
         picked = key_words(sentence)
-        weighed = set().union(*(key_words(said) for at, said in self._said if utterance - 3 <= at < utterance))
-        if closed and picked and 2 * len(picked & weighed) >= len(picked):
+        weighed = [(at, said) for at, said in self._said if utterance - 3 <= at < utterance]
+        if not (closed and picked) or 2 * len(picked & set().union(*(key_words(s) for _, s in weighed))) < len(picked):
+            return
+        if len(picked) > 1:
             self._decided(sentence)
+            return
+        # "Fine. Fine. Lights.": one word is a pointer; the decision is where it was said ("No smoke. We'll do it with
+        # lights."), with the sentence before it.
+        said = [s for _, s in weighed]
+        where = max(i for i, s in enumerate(said) if picked & key_words(s))
+        self._decided(" ".join(said[max(where - 1, 0) : where + 1]) if where else said[where])
 
     def _voted(self, sentence: str, utterance: int) -> None:
         """ "All in favour of moving the AGM to March?" - "Six. Against? None. Carried.": the motion is decided (the
