@@ -545,3 +545,22 @@ def test_a_one_word_pick_is_decided_with_the_words_it_points_back_to():
 
 def test_sympathy_beside_a_closing_word_decides_nothing():
     assert decided("Sasha can't make the first night.", "Since when?", "Oh, poor Sasha. Okay.") == []
+
+
+@pytest.mark.parametrize("proposed, reply, what", [
+    ("Could we run the raffle at the interval instead?", "Yeah. Raffle at the interval, and the quiz after.",
+     "raffle at the interval"),
+    ("Can we just use the back room for storage tonight?", "Yeah, fair. Use the back room tonight.",
+     "use the back room tonight"),
+    ("Should we print the menus on card this time?", "Yeah. Do it.", "print the menus on card"),
+])
+def test_a_bare_yes_and_the_plan_said_again_or_ordered_is_a_decision(proposed, reply, what):
+    assert any(what in d for d in decided(proposed, reply))
+
+
+@pytest.mark.parametrize("proposed, reply", [
+    ("Could we get more chairs for the hall?", "Yeah. Is the hall even booked?"),
+    ("Could we print the menus on card this time?", "Yeah."),
+])
+def test_a_bare_yes_alone_or_before_a_question_decides_nothing(proposed, reply):
+    assert decided(proposed, reply) == []

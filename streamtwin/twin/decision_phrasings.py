@@ -178,6 +178,7 @@ WE_PLAN = re.compile(r"\bwe(?:'ll| will|'re going to| are going to)\s+(?!be\b|se
 ACCEPT = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|sure|right|great|good|fine|absolutely|lovely|perfect|cool|alright|"
                     r"all right|oh|mm|mhm|hmm|um)[,.!]?\s*)*"
                     r"(?:agreed|i agree|let's(?: do (?:it|that|this)| go for it| (?:try|run with) (?:it|that|this))?|"
+                    r"(?:just )?do (?:it|that)|go ahead|"
                     r"sounds (?:good|great|fine)(?: to me)?|good idea|great idea|good call|fine by me|works for me|"
                     r"suits me|that works(?: for me)?|(?:that )?makes? sense(?: to me)?|we should|go for it|deal|sold|"
                     r"(?:i'm|i am) happy with (?:that|it|this)|happy with that|fair enough|go on(?:,)? then|"
@@ -198,6 +199,9 @@ MEETING_COURSE = re.compile(rf"^(?:(?:so|okay|ok|and|well|then|right)[,]?\s+)*(?
                             rf"(?:we )?need to)\s+(?:just\s+|quickly\s+)?(?:{_COURSE_WORDS})\b|"
                             r"\b(?:talk|discuss) about\b",
                             re.IGNORECASE)
+# A yes and nothing more: "Yeah.", "Yeah, fair.", "Sure, okay."
+BARE_AYE = re.compile(r"^(?:(?:yes|yeah|yep|yup|sure|okay|ok|fine|fair|right|alright|all right)[,.!]?\s*)+$",
+                      re.IGNORECASE)
 # A plain yes to "Let's ...": "Fine.", "Perfect."; and "Done." or "OK, done, the cottage." after a pick.
 BARE_YES = re.compile(r"^(?:fine|good|great|perfect|lovely|excellent)[.!]?$", re.IGNORECASE)
 DONE = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|great)[,.]?\s+)?done\b", re.IGNORECASE)

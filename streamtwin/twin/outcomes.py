@@ -37,6 +37,15 @@ def _echoes(reply: str, plan: str) -> bool:
     return bool(key_words(said) & key_words(plan))
 
 
+def _restated(after_yes: str, plan: str) -> str:
+    """ "Could we do twelve-thirty and store their bags?" - "Yeah. Twelve-thirty and luggage storage.": the sentence
+    after a bare yes, if it says the plan again in words of its own (not a question, not "I'll ring her.")."""
+    if after_yes.endswith("?") or re.match(r"(?i)i(?:'ll| will|'m going to)\b", after_yes):
+        return ""
+    said = key_words(after_yes)
+    return after_yes if len(said) >= 2 and said & key_words(plan) else ""
+
+
 @dataclass
 class OutcomeReader:
     decisions: list[str] = field(default_factory=list)
@@ -100,11 +109,15 @@ class OutcomeReader:
     def _accepted(self, sentence: str, following: list[str], utterance: int) -> bool:
         """ "Should we move the stand-up to ten?" - "Yes, let's do that.": what was proposed is decided; and
         "We need a second van." - "Agreed.": a plan of ours settled by the next voice."""
-        if (self._proposal is not None and utterance - 2 <= self._proposal[0] < utterance
-                and (settle.ACCEPT.match(sentence) or _echoes(sentence, self._proposal[1]))):  # by the next voices
-            self._decided(self._proposal[1])
-            self._proposal = None
-            return True
+        if self._proposal is not None and utterance - 2 <= self._proposal[0] < utterance:  # by the next voices
+            proposal = self._proposal[1]
+            after_yes = following[0] if settle.BARE_AYE.match(sentence) and following else ""
+            restated = _restated(after_yes, proposal)
+            taken = settle.ACCEPT.match(sentence) or settle.ACCEPT.match(after_yes)  # "Yes, let's.", "Yeah. Do it."
+            if taken or _echoes(sentence, proposal) or restated:
+                self._decided(restated or proposal)
+                self._proposal = None
+                return True
         stated_at, stated = self._stated
         stated = re.sub(r"^(?:(?:so|okay|ok|and|well|then)[,]?\s+)+", "", stated, flags=re.IGNORECASE)
         proposed = stated.lower().startswith(("let's ", "let us "))  # "Let's do the picnic." - "Sounds good."
