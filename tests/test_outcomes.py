@@ -564,3 +564,17 @@ def test_a_bare_yes_and_the_plan_said_again_or_ordered_is_a_decision(proposed, r
 ])
 def test_a_bare_yes_alone_or_before_a_question_decides_nothing(proposed, reply):
     assert decided(proposed, reply) == []
+
+
+@pytest.mark.parametrize("asked, reply", [
+    ("Do we open on the bank holiday Monday?", "That's above me, head office decide that."),
+    ("Are we still doing the summer fair?", "I want to, but the head hasn't signed it off."),
+    ("What about new signs for the car park?", "That's Maria's call, and she's off till Monday."),
+])
+def test_a_reply_that_someone_else_decides_leaves_the_question_open(asked, reply):
+    assert draft_of(asked, reply)["open_questions"] == [asked]
+
+
+def test_waiting_on_someone_for_ones_own_work_leaves_nothing_open():
+    assert draft_of("Sanjay, how's the boiler job going?", "I'm waiting for the parts, so I'm a bit stuck.")[
+        "open_questions"] == []

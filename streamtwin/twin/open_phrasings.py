@@ -107,6 +107,13 @@ UNANSWERED = re.compile(
     r"\bno idea\b|\bcould be\b[^,.;]*[,;]\s*(?:or\s+)?(?:it\s+)?could be\b|^(?:\w+,\s+)?not sure\b|"
     r"(?:nobody|no one)\s+(?:has\s+|have\s+)?(?:told|given|said|confirmed|heard)\b|"
     r"(?:i|we)\s+(?:haven't|have not|hadn't)\s+heard\b|"
+    # someone else decides, or has not yet: "That's above me, ops decide that.", "That's Carla's call.", "The
+    # commander hasn't signed it off.", "I can't put a date on it."
+    r"\b(?:that's|that is|it's|it is)\s+(?:above|beyond)\s+(?:me|my pay grade)\b|"
+    r"\b(?:that's|that is|it's|it is)\s+(?:[A-Z]\w+'s|his|her|their|management's|the \w+'s)\s+call\b|"
+    r"\b(?:hasn't|haven't|has not|have not)\s+(?:yet\s+)?(?:signed (?:it|that|this) off|signed off|approved|"
+    r"okayed)\b|"
+    r"\bcan't put a date on\b|"
     r"(?:not going to|won't|will not|can't|cannot)\s+(?:settle|decide|sort out|resolve|answer)\s+(?:that|this|it)\b|"
     r"(?:don't|do not)\s+want\s+to\s+commit\s+to\s+(?:that|this|it)\b|let's not commit\b|"
     r"let's\s+(?:park|leave)\s+(?:it|that|this)(?:\s+one)?\b|"
