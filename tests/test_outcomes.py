@@ -444,6 +444,14 @@ def test_a_plan_repeated_by_the_next_voice_is_decided():
     ("Should the choir tour be open to parents?", "I can see both sides of that."),
     ("Do we renew the photocopier lease?", "We'll have to think about it."),
     ("Can we sign the lease this week?", "I'd hold off until the survey is back."),
+    # 2026-12-07 (fourth sitting): not knowing said short, the other option as a bare "Or ...?", someone else's call
+    ("Or do we just paint the fence ourselves?", "Dunno. Depends on the weather, really."),
+    ("Should we get the boiler replaced before winter?", "Maybe. Not this week anyway."),
+    ("When is the fire inspector coming round?", "Could be Tuesday, could be next month, they never say."),
+    ("Are we still getting the new tills in March?", "I genuinely don't know."),
+    ("Do we open on the bank holiday Monday?", "That's above me, head office decide that."),
+    ("Are we still doing the summer fair?", "I want to, but the head hasn't signed it off."),
+    ("What about new signs for the car park?", "That's Maria's call, and she's off till Monday."),
 ])
 def test_a_reply_that_settles_nothing_leaves_the_question_open(asked, reply):
     assert draft_of(asked, reply)["open_questions"] == [asked]
@@ -520,16 +528,6 @@ def test_a_motion_carried_is_decided_and_a_motion_lost_is_not():
 
 
 @pytest.mark.parametrize("asked, reply", [
-    ("Or do we just paint the fence ourselves?", "Dunno. Depends on the weather, really."),
-    ("Should we get the boiler replaced before winter?", "Maybe. Not this week anyway."),
-    ("When is the fire inspector coming round?", "Could be Tuesday, could be next month, they never say."),
-    ("Are we still getting the new tills in March?", "I genuinely don't know."),
-])
-def test_a_reply_that_cannot_say_leaves_the_question_to_the_room_open(asked, reply):
-    assert draft_of(asked, reply)["open_questions"] == [asked]
-
-
-@pytest.mark.parametrize("asked, reply", [
     ("What's your gut feeling, Ana?", "Genuinely don't know."),  # one person's view, not a matter left open
     ("Do you want a tea?", "Maybe."),
 ])
@@ -564,15 +562,6 @@ def test_a_bare_yes_and_the_plan_said_again_or_ordered_is_a_decision(proposed, r
 ])
 def test_a_bare_yes_alone_or_before_a_question_decides_nothing(proposed, reply):
     assert decided(proposed, reply) == []
-
-
-@pytest.mark.parametrize("asked, reply", [
-    ("Do we open on the bank holiday Monday?", "That's above me, head office decide that."),
-    ("Are we still doing the summer fair?", "I want to, but the head hasn't signed it off."),
-    ("What about new signs for the car park?", "That's Maria's call, and she's off till Monday."),
-])
-def test_a_reply_that_someone_else_decides_leaves_the_question_open(asked, reply):
-    assert draft_of(asked, reply)["open_questions"] == [asked]
 
 
 def test_waiting_on_someone_for_ones_own_work_leaves_nothing_open():
