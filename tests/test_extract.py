@@ -726,3 +726,13 @@ def test_a_day_said_in_the_plural_is_no_one_to_hand_a_task_to():
 ])
 def test_a_filler_a_time_or_a_place_makes_no_one_an_owner(said):
     assert draft_of("Has anyone seen the tape?", said)["action_items"] == []
+
+
+@pytest.mark.parametrize("said", [
+    "Okay, Red Watch, settle down, we've got a lot to get through.",
+    "Maya, go back to bed, you look awful.",
+    "Hmm. I'll think about it. Don't promise them anything yet.",
+    "Jonah, you've done this job for ten years.",
+])
+def test_an_order_for_now_a_thought_or_a_remark_to_someone_is_no_task(said):
+    assert draft_of(said, "Fair enough.")["action_items"] == []

@@ -123,6 +123,7 @@ PLEASANTRY = re.compile(r"^(?:have (?:a|an|fun)|enjoy|take care|see you|talk (?:
 # Words that start a remark to someone, not an order ("Tom, great point.", "Anna, the results are in.").
 NOT_VERBS = frozenset(
     """a an the this that these those it it's its there here i i'm we we're you you're your he she they my our
+    you've you'd i've i'd we've we'd they've they'd he's she's he'd she'd
     that's there's here's what's who's let's
     his her their good great nice well welcome thanks thank sorry congratulations exactly right yes no okay ok
     of sure absolutely maybe perhaps what how who why when where which if as so and but or just also really
@@ -278,7 +279,12 @@ IN_THE_MOMENT = re.compile(
     r"^(?:see|hear|repeat|say that|speak|explain|sit|stand|have a seat|take a seat|come in|relax|calm down|"
     r"tell (?:me|us)\b|go (?:ahead|first|on)\b|introduce yourself|"
     r"share your screen|unmute|mute|wait|hold on|give (?:me|us) a (?:second|minute|moment)|help (?:me|us)\W*$|"
-    r"remind me what)",
+    r"remind me what|"
+    # the body and the room, now: "Blue Watch, settle down.", "Sunita, go back to bed.", "Gather round."
+    r"settle down|quiet down|keep it down|shut up|hurry up|gather round|listen up|go (?:back )?(?:to bed|home)\b|"
+    r"(?:have|get) some (?:sleep|rest)\b|"
+    # a thought, not a task: "I'll think about it.", "Let me sleep on it."
+    r"think (?:about|it over)|have a think|sleep on it|mull (?:it|that) over)",
     re.IGNORECASE,
 )
 THANKED = re.compile(rf"^(?:thanks|thank you|great|okay|ok|good|yes)[,.!]?\s+(?:{NAME}[,.!]?(?:\s+|$))?",
