@@ -457,6 +457,21 @@ def test_an_unowned_item_that_repeats_an_owned_item_a_decision_or_an_open_questi
     assert [a["id"] for a in kept["action_items"]] == ["a1", "a5", "a6"]
 
 
+def test_a_summary_sentence_that_gives_a_task_to_someone_else_than_its_owner_goes():
+    """The model's summary kept the owner before a reassignment ("Alice is looking at the search page" after
+    "Carol, please fix it"): a viewer read the item and the summary disagree (meeting.wav, README command 1)."""
+    from streamtwin.twin.merge import summary_true_to_items
+
+    items = [{"id": "a1", "text": "fix the search page", "owner": "Carol", "due": "Wednesday"},
+             {"id": "a2", "text": "send the cost report", "owner": "Bob", "due": "Friday"}]
+    people = [{"name": "Alice"}, {"name": "Bob"}, {"name": "Carol"}]
+    kept = summary_true_to_items(state(action_items=items, people=people, summary=(
+        "The search page is still slow. Alice is looking at the search page this week. Carol fixes the search page "
+        "by Wednesday, and Bob and Alice talked about the cost report.")))
+    assert kept["summary"] == ("The search page is still slow. Carol fixes the search page by Wednesday, and Bob and "
+                               "Alice talked about the cost report.")
+
+
 def test_an_owner_must_be_a_person_not_just_a_word_that_was_heard():
     from streamtwin.twin.merge import owners_among
 

@@ -28,7 +28,8 @@ from streamtwin.twin.revisable import RevisableRules
 from streamtwin.twin.item_ids import assign_ids
 from streamtwin.twin.model import MAX_ITEMS, TWIN_RESPONSE_FORMAT, TwinModel
 from streamtwin.twin.merge import (
-    merge_draft, not_asked_of_us, not_the_askers, owners_among, retracted_dropped, unowned_repeats_dropped,
+    merge_draft, not_asked_of_us, not_the_askers, owners_among, retracted_dropped, summary_true_to_items,
+    unowned_repeats_dropped,
 )
 from streamtwin.twin.verifier import Verdict, Verifier
 from streamtwin.assistant.prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
@@ -146,7 +147,7 @@ class TwinUpdater:
         pruned = self.verifier.prune(merge_draft(state, draft, superseded), self.heard)
         assert pruned is not None
         owned = not_the_askers(owners_among(pruned, self.rules.extractor.persons()), self.rules.extractor.requests())
-        return unowned_repeats_dropped(not_asked_of_us(owned, self._asked))
+        return summary_true_to_items(unowned_repeats_dropped(not_asked_of_us(owned, self._asked)))
 
     async def update(self, context_time: float, media_time: Callable[[], float]) -> None:
         """Draft, verify and publish; raises the backend's error, after publishing what the rules

@@ -11,6 +11,7 @@ Plain functions: no I/O, no clock.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any, Collection
 
 from streamtwin.twin.heard import UNASSIGNED, jaccard, key_words, name_tokens, overlap
@@ -163,3 +164,21 @@ def unowned_repeats_dropped(state: dict[str, Any]) -> dict[str, Any]:
     ]
     return {**state, "action_items": kept}
 
+
+
+def summary_true_to_items(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` without the summary sentences that give a task to someone the action items do not: the model
+    writes its summary in the same breath as an item it later loses to a reassignment ("Alice is looking at the
+    search page this week." after "Carol, please fix it."), and a viewer reads both."""
+    owned = [(a["owner"], key_words(a["text"])) for a in state["action_items"] if a["owner"] != UNASSIGNED]
+    people = {owner for owner, _ in owned} | {person["name"] for person in state.get("people", [])}
+
+    def contradicts(sentence: str) -> bool:
+        words = key_words(sentence)
+        named = {name for name in people if re.search(rf"\b{re.escape(name.split()[0])}\b", sentence)}
+        tasks = [(owner, task) for owner, task in owned if len(words & task) >= 2]
+        return bool(named and tasks) and not any(owner in named for owner, _ in tasks)
+
+    sentences = re.split(r"(?<=[.!?])\s+", state.get("summary", "").strip())
+    kept = " ".join(s for s in sentences if s and not contradicts(s))
+    return state if kept == state.get("summary", "").strip() else {**state, "summary": kept}
