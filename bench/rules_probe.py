@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+from pathlib import Path
 from typing import Any
 
-from bench.scoring import _matched, invented_owners, mentions_keywords, owner_matches
+from bench.scoring import Counts, Score, invented_owners, score_twin
 from streamtwin.twin.revisable import RevisableRules
 
 
@@ -27,50 +28,42 @@ def draft_of(conversation: dict[str, Any]) -> dict[str, Any]:
     return rules.extractor.draft()
 
 
+def _counts(counts: Counts) -> dict[str, Any]:
+    return {"found": counts.matched_gold, "gold": counts.gold, "shown": counts.predicted}
+
+
 def score(paths: list[str], verbose: bool) -> dict[str, Any]:
-    totals = {"decisions": [0, 0, 0], "open_questions": [0, 0, 0]}  # found, gold, shown
-    found_items = shown_items = gold_items = 0
-    invented: list[str] = []
+    """The rules' drafts of ``paths`` scored by :func:`bench.scoring.score_twin`, summed."""
+    total = Score()
     for path in paths:
-        conversation = json.loads(open(path, encoding="utf-8").read())
-        draft = draft_of(conversation)
-        for kind, counts in totals.items():
-            gold = conversation[kind]
-            found = _matched(draft[kind], gold, lambda shown, entry: mentions_keywords(shown, entry["keywords"]))
-            counts[0] += len(found)
-            counts[1] += len(gold)
-            counts[2] += len(draft[kind])
-            if verbose:
-                for index, entry in enumerate(gold):
-                    if index not in found:
-                        print(f"missed {kind[:-1]:13} {conversation['name']}: {entry['text']}")
-        items, gold = draft["action_items"], conversation["action_items"]
-        found = _matched(items, gold, lambda item, entry: owner_matches(item["owner"], entry["owner"])
-                         and mentions_keywords(item["text"], entry["task"]))
-        found_items += len(found)
-        shown_items += len(items)
-        gold_items += len(gold)
-        conversation.setdefault("people", [])
-        invented += invented_owners(conversation, [draft])
-        if verbose:
-            for index, entry in enumerate(gold):
-                if index not in found:
-                    print(f"missed item          {conversation['name']}: {entry['owner']}: {entry['said_as']}")
-    precision = found_items / max(shown_items, 1)
-    recall = found_items / max(gold_items, 1)
+        gold = {"people": [], "non_items": [], **json.loads(Path(path).read_text(encoding="utf-8"))}
+        draft = draft_of(gold)
+        one = score_twin(gold, draft)
+        one.invented_owners = invented_owners(gold, [draft])
+        total.add(one)
+        if verbose:  # side by side: what the gold holds, what the rules showed
+            for kind in ("decisions", "open_questions"):
+                print(f"{gold['name']} {kind}\n  gold:  " + "\n         ".join(g["text"] for g in gold[kind])
+                      + "\n  shown: " + "\n         ".join(draft[kind]))
+            print(f"{gold['name']} action items\n  gold:  "
+                  + "\n         ".join(f"{g['owner']}: {g['said_as']}" for g in gold["action_items"])
+                  + "\n  shown: " + "\n         ".join(f"{a['owner']}: {a['text']}" for a in draft["action_items"]))
+    items = total.action_items
     return {
         "conversations": len(paths),
-        **{kind: {"found": c[0], "gold": c[1], "shown": c[2]} for kind, c in totals.items()},
-        "items": {"found": found_items, "shown": shown_items, "gold": gold_items, "precision": round(precision, 3),
-                  "recall": round(recall, 3), "f1": round(2 * found_items / max(shown_items + gold_items, 1), 3)},
-        "invented_owners": invented,
+        "decisions": _counts(total.decisions),
+        "open_questions": _counts(total.open_questions),
+        "items": {**_counts(items), "precision": round(items.precision or 0.0, 3),
+                  "recall": round(items.recall or 0.0, 3), "f1": round(items.f1 or 0.0, 3)},
+        "invented_owners": total.invented_owners,
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("pattern", help='gold conversations, a glob: "samples/probes/probe5/*.json"')
-    parser.add_argument("-v", "--verbose", action="store_true", help="list what was missed")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="print each conversation's gold beside what the rules showed (not on a blind probe)")
     args = parser.parse_args()
     paths = sorted(glob.glob(args.pattern))
     if not paths:
