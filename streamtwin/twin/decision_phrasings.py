@@ -199,9 +199,6 @@ MEETING_COURSE = re.compile(rf"^(?:(?:so|okay|ok|and|well|then|right)[,]?\s+)*(?
                             rf"(?:we )?need to)\s+(?:just\s+|quickly\s+)?(?:{_COURSE_WORDS})\b|"
                             r"\b(?:talk|discuss) about\b",
                             re.IGNORECASE)
-# A yes and nothing more: "Yeah.", "Yeah, fair.", "Sure, okay."
-BARE_AYE = re.compile(r"^(?:(?:yes|yeah|yep|yup|sure|okay|ok|fine|fair|right|alright|all right)[,.!]?\s*)+$",
-                      re.IGNORECASE)
 # A plain yes to "Let's ...": "Fine.", "Perfect."; and "Done." or "OK, done, the cottage." after a pick.
 BARE_YES = re.compile(r"^(?:fine|good|great|perfect|lovely|excellent)[.!]?$", re.IGNORECASE)
 DONE = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|great)[,.]?\s+)?done\b", re.IGNORECASE)
@@ -210,10 +207,11 @@ AGREED_ALONE = re.compile(r"^(?:(?:yes|yeah|ok|okay)[,.]?\s+)?(?:agreed|i agree|
 A_PLAN = re.compile(r"\b(?:we|let's|let us|should|need to|must|have to|shall)\b", re.IGNORECASE)
 SETTLES = re.compile(r"^(?:(?:yes|yeah|ok|okay|right|great|good|fine)[,.!]?\s*)*(?:agreed|deal|let's do (?:it|that)|"
                      r"sounds like a plan|that's the plan|so be it|done)[.!]?$", re.IGNORECASE)
-# A verdict said as a closing word beside a bare pick of what was just discussed: "Okay. Fine. Elm Road.", "Yeah.
-# Alright. Top field Thursday.", "Halibut, brown butter, capers. Fine."
-CLOSER = re.compile(r"^\W*(?:(?:okay|ok|fine|alright|all right|right|yeah|yes|yep|go on then|done|deal|agreed)"
-                    r"[,.!]?\s*)+$", re.IGNORECASE)
+# A yes and nothing more, a closing word: "Yeah, fair.", "... Okay. Fine." Beside a bare pick of what was just
+# discussed it is a verdict ("Okay. Fine. Elm Road.", "Halibut, brown butter, capers. Fine."); before the plan said
+# again, it takes up a proposal ("Yeah. Twelve-thirty and luggage storage.").
+CLOSER = re.compile(r"^\W*(?:(?:okay|ok|fine|alright|all right|right|yeah|yes|yep|yup|sure|fair|go on then|done|deal|"
+                    r"agreed)[,.!]?\s*)+$", re.IGNORECASE)
 # A clause or a turn of the meeting, not a bare pick: a subject, a verb of being, doing or modality, a conjunction, a
 # question word, thanks, or words that run the meeting ("Okay. Next item.", "Right. Thanks, Priya.").
 NOT_A_PICK = re.compile(r"\b(?:i|we|you|he|she|they|it|that|this|there|is|are|was|were|be|been|will|would|could|should|"

@@ -111,7 +111,7 @@ class OutcomeReader:
         "We need a second van." - "Agreed.": a plan of ours settled by the next voice."""
         if self._proposal is not None and utterance - 2 <= self._proposal[0] < utterance:  # by the next voices
             proposal = self._proposal[1]
-            after_yes = following[0] if settle.BARE_AYE.match(sentence) and following else ""
+            after_yes = following[0] if settle.CLOSER.match(sentence) and following else ""
             restated = _restated(after_yes, proposal)
             taken = settle.ACCEPT.match(sentence) or settle.ACCEPT.match(after_yes)  # "Yes, let's.", "Yeah. Do it."
             if taken or _echoes(sentence, proposal) or restated:
@@ -134,7 +134,7 @@ class OutcomeReader:
 
     def _closed_on(self, sentence: str, following: list[str], utterance: int) -> None:
         """ "Okay. Fine. Elm Road.", "Halibut, brown butter, capers. Fine.": a bare pick beside a closing word, in
-        words of the two utterances before (what was being weighed), is what they settled on."""
+        words of the three utterances before (what was being weighed), is what they settled on."""
         if sentence.endswith("?") or len(sentence.split()) > settle.PICK_WORDS or settle.NOT_A_PICK.search(sentence):
             return
         before = [said for at, said in self._said if at == utterance and re.search(r"\w", said)]  # not "..."
