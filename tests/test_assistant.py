@@ -1000,3 +1000,45 @@ async def test_what_the_assistant_emits_reaches_later_subscribers_in_seq_order()
     await assistant.close()
     assert any(isinstance(e, TwinPatch) for e in seen)
     assert [e.seq for e in seen] == sorted(e.seq for e in seen)
+
+
+async def picked_between_two(h: Harness) -> None:
+    """The rules catch "Big van, then." as a pick between the options weighed, which says little alone."""
+    h.final("Right, the van. Do we hire the big van for the festival or take two cars?", "S1", "Mona")
+    h.final("Two cars is a nightmare to park.", "S2", "Raj")
+    h.final("Okay. Big van, then.", "S1", "Mona")
+    assert await h.assistant.drain(5.0)
+
+
+async def test_a_decision_that_leans_on_context_is_restated_by_the_model_in_words_that_were_said():
+    def answer(request: ChatRequest, index: int) -> Reply:
+        if 'A note of this meeting says the group decided: "Big van, then"' in last_user_text(request):
+            return Reply("The group decided to hire the big van for the festival.")
+        return Reply("-")
+
+    backend = ScriptedBackend(route(answer))
+    h = await harness(backend, twin_every_utterances=3)
+    await picked_between_two(h)
+    state = h.of(TwinState)[0].state
+    for patch in h.of(TwinPatch):
+        state = jsonpatch.apply_patch(state, patch.patch)
+    assert state["decisions"] == ["Hire the big van for the festival"]
+    assert h.of(TwinPatch)[-1].why["origins"] == ["restated"]
+    h.final("Fine, big van.", "S2", "Raj")  # the rules read the pick again: still one decision, the restated one
+    assert await h.assistant.drain(5.0)
+    assert h.assistant.twin.state["decisions"] == ["Hire the big van for the festival"]
+    await h.assistant.close()
+
+
+async def test_a_restatement_that_brings_in_what_nobody_said_leaves_the_decision_as_the_rules_heard_it():
+    def answer(request: ChatRequest, index: int) -> Reply:
+        if "A note of this meeting says" in last_user_text(request):
+            return Reply("The group decided to hire the minibus from the school.")
+        return Reply("-")
+
+    backend = ScriptedBackend(route(answer))
+    h = await harness(backend, twin_every_utterances=3)
+    await picked_between_two(h)
+    assert h.assistant.twin.state["decisions"] == ["Big van, then"]
+    assert sum("A note of this meeting says" in last_user_text(r) for r in backend.requests) == 1  # tried once
+    await h.assistant.close()

@@ -22,9 +22,10 @@ from streamtwin.assistant.llm_calls import Caller
 from streamtwin.assistant.context import ContextWindow, approx_tokens
 from streamtwin.assistant.driver import DriverPolicy
 from streamtwin.assistant.effort import Effort, EffortPolicy
-from streamtwin.twin.heard import HeardIndex
+from streamtwin.twin.heard import HeardIndex, key_words
 from streamtwin.vision.images import Sighting, settle_scene
 from streamtwin.twin.revisable import RevisableRules
+from streamtwin.twin import standalone
 from streamtwin.twin.item_ids import assign_ids
 from streamtwin.twin.model import MAX_ITEMS, TWIN_RESPONSE_FORMAT, TwinModel
 from streamtwin.twin.merge import (
@@ -33,6 +34,9 @@ from streamtwin.twin.merge import (
 )
 from streamtwin.twin.verifier import Verdict, Verifier
 from streamtwin.assistant.prompts import REVISE_INSTRUCTION, TWIN_INSTRUCTION
+
+
+RESTATE_BUDGET_S = 60.0  # a restatement on a busy CPU; a fast backend takes a tenth of a second
 
 
 class TwinUpdater:
@@ -59,6 +63,7 @@ class TwinUpdater:
         self.twin = TwinModel()
         self.verifier = Verifier()
         self.rules = RevisableRules()
+        self.restatements = standalone.Restatements()
         self.sighting: Sighting | None = None  # what set the scene the camera shows
         self._shown_digest: tuple[int, ...] = ()  # the rules' draft as of the last patch (what show_rules compares)
         self._voice_names: dict[str, str] = {}  # voice label -> the name it gave
@@ -137,7 +142,8 @@ class TwinUpdater:
     def _grounded(self, state: dict[str, Any]) -> dict[str, Any]:
         """Joined with the rules' draft, pruned to what was heard, owners only people and not those who
         asked for the task, no question to us as open, no unowned item that repeats another entry."""
-        draft = self.rules.extractor.draft()
+        draft = self.restatements.apply(self.rules.extractor.draft())
+        state = self.restatements.apply(state)
         for label, name in {**self.rules.extractor.voice_names(), **self._voice_names}.items():
             self.heard.name_voice(label, name)  # what a voice said is that person's, for the owner check
         for kind, entries in self._drafted.items():
@@ -161,6 +167,32 @@ class TwinUpdater:
         except Exception:
             self._publish(self._unchanged(), ["rules"], sighting, context_time, media_time())
             raise
+        if await self._restate():
+            self._publish(self._unchanged(), ["restated"], sighting, context_time, media_time())
+
+    async def _restate(self) -> bool:
+        """Decisions and open questions of the twin that lean on context ("Forty-two", "We split it") restated
+        by the model from the lines around them (:mod:`streamtwin.twin.standalone`); True if any changed.  Each
+        entry is tried once; one that made way for a question is tried again with the next update."""
+        assert self.caller is not None
+        lines = self.window.grounding_text().splitlines()
+        changed = False
+        for kind, entry in self.restatements.wanted(self.twin.state):
+            at = standalone.where_said(lines, entry)
+            restated = ""
+            if at >= 0:
+                # The window's front, as every call sends it: the model's cache of it stays warm for the next answer.
+                prompt = self.window.render(standalone.instruction(kind, entry, lines[at]))
+                request = ChatRequest(prompt.messages, max_tokens=standalone.REPLY_TOKENS)
+                try:
+                    reply = await self.caller.collect(request, RESTATE_BUDGET_S)
+                except TimeoutError:
+                    return changed
+                heard = set().union(*map(key_words, standalone.context_for(lines, at)))
+                restated = standalone.accepted(kind, entry, reply, heard)
+            self.restatements.record(kind, entry, restated)
+            changed = changed or bool(restated)
+        return changed
 
     def _unchanged(self) -> Verdict:
         """The twin as it is, judged: joined with the rules' draft when published."""
