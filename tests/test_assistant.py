@@ -1024,6 +1024,7 @@ async def test_a_decision_that_leans_on_context_is_restated_by_the_model_in_word
         state = jsonpatch.apply_patch(state, patch.patch)
     assert state["decisions"] == ["Hire the big van for the festival"]
     assert h.of(TwinPatch)[-1].why["origins"] == ["restated"]
+    assert h.of(TwinPatch)[-1].why["restated"] == [["Big van, then", "Hire the big van for the festival"]]
     h.final("Fine, big van.", "S2", "Raj")  # the rules read the pick again: still one decision, the restated one
     assert await h.assistant.drain(5.0)
     assert h.assistant.twin.state["decisions"] == ["Hire the big van for the festival"]

@@ -167,16 +167,18 @@ class TwinUpdater:
         except Exception:
             self._publish(self._unchanged(), ["rules"], sighting, context_time, media_time())
             raise
-        if await self._restate():
-            self._publish(self._unchanged(), ["restated"], sighting, context_time, media_time())
+        restated = await self._restate()
+        if restated:
+            self._publish(self._unchanged(), ["restated"], sighting, context_time, media_time(), restated=restated)
 
-    async def _restate(self) -> bool:
+    async def _restate(self) -> list[list[str]]:
         """Decisions and open questions of the twin that lean on context ("Forty-two", "We split it") restated
-        by the model from the lines around them (:mod:`streamtwin.twin.standalone`); True if any changed.  Each
-        entry is tried once; one that made way for a question is tried again with the next update."""
+        by the model from the lines around them (:mod:`streamtwin.twin.standalone`); returns [entry, restated]
+        of each that changed.  Each entry is tried once; one that made way for a question is tried again with
+        the next update."""
         assert self.caller is not None
         lines = self.window.grounding_text().splitlines()
-        changed = False
+        changed: list[list[str]] = []
         for kind, entry in self.restatements.wanted(self.twin.state):
             at = standalone.where_said(lines, entry)
             restated = ""
@@ -191,7 +193,8 @@ class TwinUpdater:
                 heard = set().union(*map(key_words, standalone.context_for(lines, at)))
                 restated = standalone.accepted(kind, entry, reply, heard)
             self.restatements.record(kind, entry, restated)
-            changed = changed or bool(restated)
+            if restated:
+                changed.append([entry, restated])
         return changed
 
     def _unchanged(self) -> Verdict:
@@ -263,6 +266,7 @@ class TwinUpdater:
         context_time: float,
         media_time: float,
         effort: Effort | None = None,
+        restated: list[list[str]] | None = None,
     ) -> None:
         if verdict.state is None:
             errors = "; ".join(error for score in verdict.scores for error in score.errors[:2])
@@ -278,6 +282,8 @@ class TwinUpdater:
             why["origins"] = origins
             if effort is not None:
                 why["effort"] = dataclasses.asdict(effort)
+            if restated:
+                why["restated"] = restated
             self._emit(TwinPatch(version=version, patch=patch, why=why, media_time=media_time))
 
 
