@@ -26,7 +26,6 @@ from streamtwin.assistant.context import ContextWindow
 from streamtwin.assistant.prompts import SYSTEM_PROMPT
 from streamtwin.llm.backend import ChatRequest, Delta
 from streamtwin.twin import standalone
-from streamtwin.twin.heard import key_words
 from streamtwin.twin.revisable import RevisableRules
 
 TWIN_EXTRA_TOKENS = 256  # the twin reply's room beyond an answer's, as build_assistant sizes the window
@@ -62,8 +61,7 @@ async def restated(
             request = ChatRequest(window.render(standalone.instruction(kind, entry, lines[at])).messages,
                                   max_tokens=standalone.REPLY_TOKENS)
             reply = "".join([item.text async for item in backend.stream(request) if isinstance(item, Delta)])
-            heard = set().union(*map(key_words, standalone.context_for(lines, at)))
-            text = standalone.accepted(kind, entry, reply, heard)
+            text = standalone.accepted(kind, entry, reply, standalone.evidence(lines, at))
             if verbose:
                 print(f"{conversation['name']} restated {kind[:-1]}: {entry!r}\n  model: {reply.strip()!r}\n  "
                       + (f"kept: {text!r}" if text else "not kept"))

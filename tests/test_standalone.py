@@ -4,7 +4,9 @@ context, the lines the model is shown, and which restatements may replace an ent
 from __future__ import annotations
 
 from streamtwin.twin.heard import key_words
-from streamtwin.twin.standalone import Restatements, accepted, context_for, instruction, leans_on_context, where_said
+from streamtwin.twin.standalone import (
+    Restatements, accepted, context_for, evidence, instruction, leans_on_context, where_said,
+)
 
 LINES = [
     "[1.0s] Mona: Right, the van. Do we hire the big one for the festival or take two cars?",
@@ -28,6 +30,7 @@ def test_the_line_that_said_an_entry_is_found_and_the_lines_around_it_are_its_ev
     context = context_for(LINES, 2)
     assert context[0] == "Mona: Right, the van. Do we hire the big one for the festival or take two cars?"
     assert context[-1] == "Raj: Fine. I'll ring the hire place."
+    assert evidence(LINES, 2) == HEARD  # what a restatement may add: the words of those lines
     # The line that said it word for word, not a later one sharing a word ("van" is in the first line too).
     assert where_said(LINES[:3] + ["[9.0s] Raj: The van's keys are in the office."], "Big van") == 2
     assert where_said(LINES, "ring for the hire van") == 3  # none says it all: the latest of those saying most

@@ -22,7 +22,7 @@ from streamtwin.assistant.llm_calls import Caller
 from streamtwin.assistant.context import ContextWindow, approx_tokens
 from streamtwin.assistant.driver import DriverPolicy
 from streamtwin.assistant.effort import Effort, EffortPolicy
-from streamtwin.twin.heard import HeardIndex, key_words
+from streamtwin.twin.heard import HeardIndex
 from streamtwin.vision.images import Sighting, settle_scene
 from streamtwin.twin.revisable import RevisableRules
 from streamtwin.twin import standalone
@@ -177,9 +177,10 @@ class TwinUpdater:
         of each that changed.  Each entry is tried once; one that made way for a question is tried again with
         the next update."""
         assert self.caller is not None
-        lines = self.window.grounding_text().splitlines()
+        wanted = self.restatements.wanted(self.twin.state)
+        lines = self.window.grounding_text().splitlines() if wanted else []
         changed: list[list[str]] = []
-        for kind, entry in self.restatements.wanted(self.twin.state):
+        for kind, entry in wanted:
             at = standalone.where_said(lines, entry)
             restated = ""
             if at >= 0:
@@ -190,8 +191,7 @@ class TwinUpdater:
                     reply = await self.caller.collect(request, RESTATE_BUDGET_S)
                 except TimeoutError:
                     return changed
-                heard = set().union(*map(key_words, standalone.context_for(lines, at)))
-                restated = standalone.accepted(kind, entry, reply, heard)
+                restated = standalone.accepted(kind, entry, reply, standalone.evidence(lines, at))
             self.restatements.record(kind, entry, restated)
             if restated:
                 changed.append([entry, restated])

@@ -165,7 +165,6 @@ def unowned_repeats_dropped(state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "action_items": kept}
 
 
-
 def summary_true_to_items(state: dict[str, Any]) -> dict[str, Any]:
     """``state`` without the summary sentences that give a task to someone the action items do not: the model
     writes its summary in the same breath as an item it later loses to a reassignment ("Alice is looking at the

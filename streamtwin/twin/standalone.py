@@ -3,9 +3,9 @@
 The rules catch the moment a matter is settled ("Forty-two it is.", "Okay. We're not sending it out.") but not
 the thing settled, which was said lines before; a twin that lists "Forty-two" as a decision tells a viewer who
 missed the meeting nothing.  Resolving "it" takes the whole recent context, the model's strength, so an entry
-that leans on context is restated by the model from the lines around it, and the restatement is kept only when
-it still says what the entry said and every word of it was heard (a small model may otherwise give the wrong
-person the scarf or bring in a word nobody said).
+that leans on context is restated by the model, and the restatement is kept only when it still says what the entry
+said and what it adds is mostly words said in the lines around it (a small model may otherwise bring in a word
+nobody said; it can still be wrong in detail, and give the scarf to the wrong person).
 
 Plain module: the prompt goes out and the reply comes back through the caller (twin_updates.py).
 """
@@ -64,6 +64,11 @@ def context_for(lines: list[str], at: int) -> list[str]:
     """The lines around line ``at`` (the subject of what it says is in the lines before it), without their times:
     what a restatement may take its words from."""
     return [_TIMESTAMP.sub("", line).strip() for line in lines[max(at - _CONTEXT_BEFORE, 0) : at + _CONTEXT_AFTER + 1]]
+
+
+def evidence(lines: list[str], at: int) -> set[str]:
+    """The key words a restatement of what line ``at`` said may add: those of the lines around it."""
+    return set().union(*map(key_words, context_for(lines, at)))
 
 
 def instruction(kind: str, entry: str, said_in: str) -> str:
