@@ -27,8 +27,11 @@ from streamtwin.llm.routing import FALLBACK, PRIMARY, RACE
 from tests.fakes import MESSAGES
 from tests.fakes.openai_server import FakeLLMServer, Reply
 
-FIRST_TOKEN_S = 0.4
-STALL_S = 0.3
+# Generous enough that a loaded CI machine's loopback answer is never mistaken for a stall (0.4 s was not);
+# SLOW_S is how late the slow racer starts, far beyond any loaded first token and cancelled long before.
+FIRST_TOKEN_S = 2.0
+STALL_S = 1.0
+SLOW_S = 5.0
 
 
 @pytest.fixture
@@ -92,7 +95,7 @@ async def test_a_primary_with_no_first_token_in_time_is_cut_off(servers):
     groq.script(Reply(stall=True))
     async with contextlib.aclosing(backend_over(groq, openai)) as backend:
         announced, text, _, first = await drain(backend.stream(ChatRequest(MESSAGES)))
-    assert [(a.backend, a.reason) for a in announced] == [("openai", "groq: no first token in 0.4 s")]
+    assert [(a.backend, a.reason) for a in announced] == [("openai", f"groq: no first token in {FIRST_TOKEN_S:g} s")]
     assert text == "OpenAI speaking."
     assert first is not None and first >= FIRST_TOKEN_S
     await asyncio.wait_for(groq.wait_aborted(1), 5)  # the stalled stream was closed, not left hanging
@@ -109,19 +112,19 @@ async def test_a_failure_mid_stream_restarts_the_answer_on_the_fallback(servers,
         ("groq", PRIMARY, False, ""),
         ("openai", FALLBACK, True, "groq"),
     ]
-    expected = "stalled, no token for 0.3 s" if failure == "stall" else "stream_broken"
+    expected = f"stalled, no token for {STALL_S:g} s" if failure == "stall" else "stream_broken"
     assert announced[1].reason.startswith(f"groq: {expected}")
     assert shown == "OpenAI speaking.", "the primary's half answer was withdrawn"
 
 
 async def test_the_first_racer_to_produce_a_token_answers_and_the_slow_one_is_cancelled(servers):
     groq, openai = servers
-    groq.script(Reply("Slow Groq.", delay_s=0.3))
+    groq.script(Reply("Slow Groq.", delay_s=SLOW_S))
     async with contextlib.aclosing(backend_over(groq, openai, race=2)) as backend:
         assert backend.name == "groq|openai"
         announced, text, _, first = await drain(backend.stream(ChatRequest(MESSAGES)))
     assert [(a.backend, a.route) for a in announced] == [("openai", RACE)]
-    assert text == "OpenAI speaking." and first is not None and first < 0.3
+    assert text == "OpenAI speaking." and first is not None and first < SLOW_S
     assert len(groq.requests) == len(openai.requests) == 1
     assert groq.aborted_streams <= 1  # closed during its delay, or as it began to stream
 
@@ -195,7 +198,7 @@ async def run_assistant(backend: FailoverBackend) -> list[Event]:
 
 async def test_viewers_see_the_race_winner_and_a_call_nobody_answered(servers):
     groq, openai = servers
-    groq.script(Reply("Slow.", delay_s=0.3))
+    groq.script(Reply("Slow.", delay_s=SLOW_S))
     events = await run_assistant(backend_over(groq, openai, race=2))
     (started,) = [e for e in events if isinstance(e, AssistantStarted)]
     assert (started.backend, started.model, started.route) == ("openai", "fake-model", RACE)
