@@ -115,6 +115,11 @@ def test_a_question_that_continues_a_list_of_open_questions_is_one_more():
     ("OK, final answer: we ship on the first.", "we ship on the first"),
     ("We're definitely keeping the night shift.", "We're definitely keeping the night shift"),
     ("The committee approved the new playground.", "the new playground"),
+    # said short, as people say it (2026-12-07: probes 4-5, read)
+    ("The Friday match's cancelled.", "The Friday match's cancelled"),
+    ("Sushi it is, nobody wanted pizza.", "Sushi"),
+    ("So no speeches this year.", "no speeches this year"),
+    ("We're taking the train, not the coach.", "We're taking the train"),
 ])
 def test_everyday_ways_of_saying_a_decision(said, decided):
     assert [d.lower() for d in draft_of(said)["decisions"]] == [decided.lower()]
@@ -190,6 +195,9 @@ def test_a_proposal_refused_or_answered_in_passing_decides_nothing(asked, reply)
     "Okay, we're waiting for Tom.", "Right, we're looking at the sales chart now.", "Great, we're getting there.",
     "Alright, we're moving on to the next item.", "Right, we'll take a short break.", "Okay, we'll start with "
     "introductions.", "Then we'll go through the slides.", "The vote is in two weeks.", "That's a yes from me.",
+    # one person's news, a courtesy, how things are going
+    "Mine's approved, finally.", "Okay, no problem.", "So no one turned up.", "Honestly it is, I checked.",
+    "We're doing well, not brilliantly.",
 ])
 def test_questions_denials_and_plans_of_one_person_decide_nothing(said):
     assert draft_of(said)["decisions"] == []
@@ -567,3 +575,35 @@ def test_a_bare_yes_alone_or_before_a_question_decides_nothing(proposed, reply):
 def test_waiting_on_someone_for_ones_own_work_leaves_nothing_open():
     assert draft_of("Sanjay, how's the boiler job going?", "I'm waiting for the parts, so I'm a bit stuck.")[
         "open_questions"] == []
+
+
+@pytest.mark.parametrize("said, what", [
+    ("Yeah, do it. Blue paint for the fence.", "blue paint for the fence"),
+    ("Good, that's what we'll do then. Vans on Monday, cars on Tuesday.", "vans on monday, cars on tuesday"),
+])
+def test_settling_words_before_the_plan_said_again_decide_it(said, what):
+    assert what in decided(said)
+
+
+def test_a_proposal_taken_up_and_said_again_keeps_both():
+    assert decided("Could we try a longer lunch break?",
+                   "Let's try it. Forty-five minutes from next week, kitchen staff only.") == [
+        "try a longer lunch break; forty-five minutes from next week, kitchen staff only"]
+
+
+@pytest.mark.parametrize("said", ["Let's do it. I'll bring the slides.", "Do it. Let's get started."])
+def test_settling_words_before_an_errand_or_the_meetings_course_decide_nothing_more(said):
+    assert decided(said) == []
+
+
+def test_a_vote_called_without_a_motion_carries_the_plan_put_before_it():
+    voting = ["My proposal is we lock the car park at night. Let's vote. Hands up for.", "Yes.", "Yeah, go on.",
+              "Fine.", "I'm against, but fine."]
+    assert decided(*voting, "Four to one. Carried.") == ["carried: lock the car park at night"]
+    assert decided(*voting, "Two to three. The motion falls.") == []
+
+
+def test_a_plan_of_ours_whose_work_the_next_voice_takes_on_is_decided():
+    assert decided("Let's swap the old bulbs for LEDs.", "Okay. I'll order them this afternoon.") == [
+        "let's swap the old bulbs for leds"]
+    assert decided("Let's swap the old bulbs for LEDs.", "Okay. I'll think about it.") == []

@@ -106,7 +106,7 @@ DECIDED_WHOLE = (
                re.IGNORECASE),
     # "The new budget is approved.", "The venue has been confirmed.", "The demo is postponed to next week.": the
     # whole sentence says what.
-    re.compile(r"^(?:(?:so|okay|ok|right|alright)[,]?\s+)?(?P<what>[^?]+?\s+(?:is|are|has been|have been)\s+"
+    re.compile(r"^(?:(?:so|okay|ok|right|alright)[,]?\s+)?(?P<what>[^?]+?(?:\s+(?:is|are|has been|have been)|'s|'re)\s+"
                r"(?:now\s+)?(?:approved|confirmed|signed off|locked in|cancell?ed|called off|postponed|scrapped)"
                r"(?:\s+(?:to|until|till)\s+[^?]+?)?)(?:,\s+[^?]+?)?[.!]$", re.IGNORECASE),
     # The room choosing not to: "We're not doing the mobile app this year.", "We're dropping the print edition."
@@ -122,18 +122,28 @@ DECIDED_WHOLE = (
     # Not doing something, said as settled: "And before anyone asks, we're not renting a second van this year."
     re.compile(r"(?:^|,\s+)(?P<what>we(?:'re| are)\s+not\s+(?!going\b|sure\b|settling\b|deciding\b|committing\b)"
                r"[a-z]+ing\s+[^?,.!]+)", re.IGNORECASE),
+    # "So no raffle this time.", "Fine, no dessert then." (not "Okay, no problem.", "So no one came.")
+    re.compile(r"^(?:(?:so|then|okay|ok|right|fine|alright)[,.]?\s+)+(?P<what>no\s+(?!(?:one|body|idea|way|problems?|"
+               r"worries|rush|need|thanks|doubt|wonder|matter|offence|pressure|chance|comment|luck|kidding|questions?|objections?|"
+               r"more questions)\b)[a-z][^?,]*?)[.!]$", re.IGNORECASE),
+    # A choice said with what it replaces: "We're having the party on the roof, not in the hall." (not "We're doing
+    # well, not brilliantly.")
+    re.compile(rf"{_CLOSING}(?P<what>we(?:'re| are|'ll| will)\s+(?:doing|having|using|taking|running|keeping|going with|"
+               rf"do|have|use|take|run|keep|go with)\s+(?!(?:well|fine|great|ok(?:ay)?|alright|badly|better|worse|our best|"
+               rf"it)\b)[^?]*?),?\s+not\s+[^?]+?[.!]$", re.IGNORECASE),
     # The room's next step, concluded: "Then we repaint the fence." (not "Then we see.")
     re.compile(r"^then,?\s+(?P<what>we\s+(?!(?:see|need|have|think|know|talk|can|could|might|should|will|would|are|"
                r"were|had|did|do|don't|get|go)\b)[a-z]+\b[^?]*?)[.!]$", re.IGNORECASE),
     re.compile(r"^(?:(?:so|okay|ok|then|right|fine|sure|yes|yeah)[,]?\s+)*(?!(?:of course|sure|yes|yeah|no|maybe|perhaps|"
-               r"probably|definitely|surely|i (?:think|know|guess|hope|bet))\b)(?P<what>[^?]+?),?\s+it is(?:,?\s+then)?"
-               r"(?P<more>\s+for\s+[^?]+?)?[.!]$", re.IGNORECASE),
+               r"probably|definitely|surely|honestly|really|actually|well|i (?:think|know|guess|hope|bet))\b)"
+               r"(?P<what>[^?]+?),?\s+it is(?:,?\s+then)?(?P<more>\s+for\s+[^?]+?)?"
+               r"(?:,\s+(?!(?:is|isn't|i|you|we)\b)[^?]+?)?[.!]$", re.IGNORECASE),  # "Quiz it is, forget the raffle."
     re.compile(rf"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]*?)[,:;]?\s*\b(?:that's|that is|it's|it is)\s+"
                rf"(?:now\s+|all\s+)?(?:{_SETTLED}|the (?:rule|policy)(?:\s+now|\s+from now on)?)(?:,?\s+then)?[.!]$",
                re.IGNORECASE),
     re.compile(rf"^(?:so,?\s+)?(?P<what>[^?]+?)\s+(?:is|are)\s+(?:now\s+)?{_SETTLED}[.!]$", re.IGNORECASE),
 )
-MINE = re.compile(r"\b(?:my|your|his|her)\b", re.IGNORECASE)
+MINE = re.compile(r"\b(?:my|your|his|her|mine|yours|hers)\b", re.IGNORECASE)
 # Said of nothing settled: "Nothing is decided yet.", "That's just how it is.", "I don't know what time it is."
 NOTHING = re.compile(r"^(?:nothing|none|not much)\b|\b(?:what|how|where|who|why|whatever|way|know)\b", re.IGNORECASE)
 # An order of a choice, put to the room: "Then just switch to the other courier.", "Push it to Saturday, then?"
@@ -202,6 +212,18 @@ MEETING_COURSE = re.compile(rf"^(?:(?:so|okay|ok|and|well|then|right)[,]?\s+)*(?
 # A plain yes to "Let's ...": "Fine.", "Perfect."; and "Done." or "OK, done, the cottage." after a pick.
 BARE_YES = re.compile(r"^(?:fine|good|great|perfect|lovely|excellent)[.!]?$", re.IGNORECASE)
 DONE = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|great)[,.]?\s+)?done\b", re.IGNORECASE)
+# Settling words that point at what the same voice says next: "Let's try it. Thirty minutes from next month.",
+# "Yeah, do it. Heavy hinges.", "Good, that's what we'll do then. Vans on Monday, cars on Tuesday."
+SETTLES_NEXT = re.compile(r"^(?:(?:yes|yeah|yep|ok(?:ay)?|right|good|great|fine|alright|all right)[,.!]?\s*)*"
+                          r"(?:let's (?:do|try) (?:it|that|this)|(?:just )?do it|go for it|so be it|that's the plan|"
+                          r"that's what we(?:'ll| will|'re going to| are going to) do|that's what we're doing)"
+                          r"(?:,?\s+then)?[.!]?$", re.IGNORECASE)
+# A yes that takes a plan of ours on as one's own work: "Okay. I'll order the new bulbs." (not "Okay, I'll think
+# about it.": a yes to consider it).
+TAKES_IT_ON = re.compile(r"^i(?:'ll| will)\s+(?!(?:think|check|see|look|ask|find out|have a think|get back|let you know|"
+                         r"try|consider|mull|sleep on|run it by|talk|speak)\b)\w", re.IGNORECASE)
+# What a voice goes on with that is not what was settled: its own errand, a question, someone else's news.
+NOT_THE_PLAN = re.compile(r"^(?:i|i'm|i'll|i've|i'd|you|he|she|they|he's|she's|they're|thanks|thank)\b", re.IGNORECASE)
 # "Agreed." on its own settles only a plan before it, not an opinion ("The new logo looks great." - "Agreed.").
 AGREED_ALONE = re.compile(r"^(?:(?:yes|yeah|ok|okay)[,.]?\s+)?(?:agreed|i agree|we agree)[.!]?$", re.IGNORECASE)
 A_PLAN = re.compile(r"\b(?:we|let's|let us|should|need to|must|have to|shall)\b", re.IGNORECASE)
@@ -221,8 +243,15 @@ NOT_A_PICK = re.compile(r"\b(?:i|we|you|he|she|they|it|that|this|there|is|are|wa
 PICK_WORDS = 6  # a pick is a few words: "Eight till two on Sundays."
 
 
-# A vote: "All those in favour of moving the AGM to March?" ... "Carried." (not "The motion falls.").
-IN_FAVOUR = re.compile(r"\b(?:all|those)\s+(?:those\s+)?in\s+favou?r(?:\s+of\s+(?P<motion>[^?.]+))?", re.IGNORECASE)
+# A vote: "All those in favour of moving the AGM to March?", "Let's vote. Hands up for." ... "Carried." (not "The
+# motion falls.").  A call that names no motion puts the plan said before it.
+IN_FAVOUR = re.compile(r"\b(?:all|those)\s+(?:those\s+)?in\s+favou?r(?:\s+of\s+(?P<motion>[^?.]+))?|"
+                       r"\b(?:let's|we'll|we will|shall we)\s+(?:have\s+a\s+|take\s+a\s+)?vote\b|"
+                       r"\b(?:a\s+)?show\s+of\s+hands\b|^hands\s+up\b", re.IGNORECASE)
+VOTE_ROUND = 6  # utterances a vote may take: the call, a yes or no from each, the count
+# "My proposal is ...", "I propose we ...": the words that put a motion, not the motion.
+PUTS = re.compile(r"^(?:(?:so|and|okay|ok|right)[,]?\s+)?(?:my proposal is|i(?:'d)? propose|i move that|"
+                  r"i(?:'d)? suggest)(?:\s+that)?(?:\s+we)?\s+", re.IGNORECASE)
 CARRIED = re.compile(r"^(?:(?:so|then|okay|ok|right)[,]?\s+)?(?:the\s+)?(?:motion\s+(?:is\s+)?)?(?:carried|passed)\b|"
                      r"^(?:that's|that is)\s+carried\b|\bthe ayes have it\b", re.IGNORECASE)
 

@@ -114,19 +114,24 @@ class OutcomeReader:
             after_yes = following[0] if settle.CLOSER.match(sentence) and following else ""
             restated = _restated(after_yes, proposal)
             taken = settle.ACCEPT.match(sentence) or settle.ACCEPT.match(after_yes)  # "Yes, let's.", "Yeah. Do it."
+            # "Let's try it. Thirty minutes from next month.": the plan as the one who took it up says it
+            said_next = following[0] if settle.SETTLES_NEXT.match(sentence) and following and self._says_the_plan(
+                following[0]) else ""
             if taken or _echoes(sentence, proposal) or restated:
-                self._decided(restated or proposal)
+                self._decided(restated or (f"{proposal}; {said_next}" if said_next else proposal))
                 self._proposal = None
                 return True
         stated_at, stated = self._stated
         stated = re.sub(r"^(?:(?:so|okay|ok|and|well|then)[,]?\s+)+", "", stated, flags=re.IGNORECASE)
         proposed = stated.lower().startswith(("let's ", "let us "))  # "Let's do the picnic." - "Sounds good."
         plain_yes = settle.BARE_YES.match(sentence) and not settle.MEETING_COURSE.search(stated)  # "Fine."
+        # "Let's swap the bulbs." - "Okay. I'll order the warm ones.": a yes that takes the work on
+        taken_on = settle.CLOSER.match(sentence) and following and settle.TAKES_IT_ON.match(following[0])
         taken = settle.SETTLES.match(sentence) or _echoes(sentence, stated) or proposed and (
-            settle.ACCEPT.match(sentence) or plain_yes)
+            settle.ACCEPT.match(sentence) or plain_yes or taken_on)
         if stated and stated_at == utterance - 1 and taken:
             # "Works for me. No badges, and the money goes on coffee.": what the yes goes on to say is part of it.
-            said_more = following[0] if following and not following[0].endswith("?") else ""
+            said_more = following[0] if following and not following[0].endswith("?") and not taken_on else ""
             self._decided(f"{stated}; {said_more}" if said_more else stated)
             self._stated = (-1, "")
             return True
@@ -157,8 +162,12 @@ class OutcomeReader:
         """ "All in favour of moving the AGM to March?" - "Six. Against? None. Carried.": the motion is decided (the
         plan said before it when the call names none)."""
         if motion := settle.IN_FAVOUR.search(sentence):
-            self._motion = (utterance, (motion.group("motion") or self._before).strip(" ,"))
-        elif self._motion is not None and self._motion[0] >= utterance - 2 and settle.CARRIED.search(sentence):
+            if self._motion is not None and self._motion[0] == utterance and not motion.group("motion"):
+                return  # "Let's vote. Hands up for.": one call
+            put = motion.group("motion") or self._before
+            self._motion = (utterance, settle.PUTS.sub("", put).strip(" ,."))
+        elif (self._motion is not None and self._motion[0] >= utterance - settle.VOTE_ROUND
+              and settle.CARRIED.search(sentence)):
             if self._motion[1]:
                 self._decided(f"Carried: {self._motion[1]}")
             self._motion = None
@@ -199,6 +208,9 @@ class OutcomeReader:
     def _decision(self, sentence: str, following: list[str]) -> None:
         if sentence.endswith("?"):
             return  # "Did we decide ...?" decides nothing
+        if settle.SETTLES_NEXT.match(sentence) and following and self._says_the_plan(following[0]):
+            self._decided(following[0])  # "Let's try it. Thirty minutes from next month, new bookings only."
+            return
         match = settle.DECISION.search(sentence)
         if not match:
             whole = settle.decided_whole(sentence)  # "Green walls it is.", "That's final." (the sentence before)
@@ -219,6 +231,13 @@ class OutcomeReader:
                 return  # "The new logo looks great." - "Agreed.": an opinion shared, nothing settled
             what = self._before  # "We keep Fridays. It's settled."
         self._decided(what)
+
+    @staticmethod
+    def _says_the_plan(sentence: str) -> bool:
+        """Whether the sentence after "Do it." says what is done: a statement of its own, not the speaker's errand,
+        a question, or the meeting's course."""
+        return (not sentence.endswith("?") and len(key_words(sentence)) >= 2 and not settle.NOT_THE_PLAN.match(sentence)
+                and not settle.MEETING_COURSE.search(sentence))
 
     def _decided(self, what: str) -> None:
         what = what.strip(" .:,")
