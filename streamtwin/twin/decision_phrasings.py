@@ -124,20 +124,21 @@ DECIDED_WHOLE = (
                r"[a-z]+ing\s+[^?,.!]+)", re.IGNORECASE),
     # "So no raffle this time.", "Fine, no dessert then." (not "Okay, no problem.", "So no one came.")
     re.compile(r"^(?:(?:so|then|okay|ok|right|fine|alright)[,.]?\s+)+(?P<what>no\s+(?!(?:one|body|idea|way|problems?|"
-               r"worries|rush|need|thanks|doubt|wonder|matter|offence|pressure|chance|comment|luck|kidding|questions?|objections?|"
-               r"more questions)\b)[a-z][^?,]*?)[.!]$", re.IGNORECASE),
+               r"worries|rush|need|thanks|doubt|wonder|matter|offence|pressure|chance|comment|luck|kidding|"
+               r"questions?|objections?|more questions)\b)[a-z][^?,]*?)[.!]$", re.IGNORECASE),
     # A choice said with what it replaces: "We're having the party on the roof, not in the hall." (not "We're doing
     # well, not brilliantly.")
-    re.compile(rf"{_CLOSING}(?P<what>we(?:'re| are|'ll| will)\s+(?:doing|having|using|taking|running|keeping|going with|"
-               rf"do|have|use|take|run|keep|go with)\s+(?!(?:well|fine|great|ok(?:ay)?|alright|badly|better|worse|our best|"
-               rf"it)\b)[^?]*?),?\s+not\s+[^?]+?[.!]$", re.IGNORECASE),
+    re.compile(rf"{_CLOSING}(?P<what>we(?:'re| are|'ll| will)\s+(?:doing|having|using|taking|running|keeping|"
+               rf"going with|do|have|use|take|run|keep|go with)\s+(?!(?:well|fine|great|ok(?:ay)?|alright|badly|"
+               rf"better|worse|our best|it)\b)[^?]*?),?\s+not\s+[^?]+?[.!]$", re.IGNORECASE),
     # The room's next step, concluded: "Then we repaint the fence." (not "Then we see.")
     re.compile(r"^then,?\s+(?P<what>we\s+(?!(?:see|need|have|think|know|talk|can|could|might|should|will|would|are|"
                r"were|had|did|do|don't|get|go)\b)[a-z]+\b[^?]*?)[.!]$", re.IGNORECASE),
     re.compile(r"^(?:(?:so|okay|ok|then|right|fine|sure|yes|yeah)[,]?\s+)*(?!(?:of course|sure|yes|yeah|no|maybe|perhaps|"
                r"probably|definitely|surely|honestly|really|actually|well|i (?:think|know|guess|hope|bet))\b)"
                r"(?P<what>[^?]+?),?\s+it is(?:,?\s+then)?(?P<more>\s+for\s+[^?]+?)?"
-               r"(?:,\s+(?!(?:is|isn't|i|you|we)\b)[^?]+?)?[.!]$", re.IGNORECASE),  # "Quiz it is, forget the raffle."
+               r"(?:,\s+(?!(?:is|isn't|i|you|we)\b)[^?]+?)?[.!]$",  # "Quiz it is, forget the raffle."
+               re.IGNORECASE),
     re.compile(rf"^(?:so|okay|ok|then|right|fine)?,?\s*(?P<what>[^?]*?)[,:;]?\s*\b(?:that's|that is|it's|it is)\s+"
                rf"(?:now\s+|all\s+)?(?:{_SETTLED}|the (?:rule|policy)(?:\s+now|\s+from now on)?)(?:,?\s+then)?[.!]$",
                re.IGNORECASE),
@@ -220,10 +221,11 @@ SETTLES_NEXT = re.compile(r"^(?:(?:yes|yeah|yep|ok(?:ay)?|right|good|great|fine|
                           r"(?:,?\s+then)?[.!]?$", re.IGNORECASE)
 # A yes that takes a plan of ours on as one's own work: "Okay. I'll order the new bulbs." (not "Okay, I'll think
 # about it.": a yes to consider it).
-TAKES_IT_ON = re.compile(r"^i(?:'ll| will)\s+(?!(?:think|check|see|look|ask|find out|have a think|get back|let you know|"
-                         r"try|consider|mull|sleep on|run it by|talk|speak)\b)\w", re.IGNORECASE)
+TAKES_IT_ON = re.compile(r"^i(?:'ll| will)\s+(?!(?:think|check|see|look|ask|find out|have a think|get back|"
+                         r"let you know|try|consider|mull|sleep on|run it by|talk|speak)\b)\w", re.IGNORECASE)
 # What a voice goes on with that is not what was settled: its own errand, a question, someone else's news.
-NOT_THE_PLAN = re.compile(r"^(?:i|i'm|i'll|i've|i'd|you|he|she|they|he's|she's|they're|thanks|thank)\b", re.IGNORECASE)
+NOT_THE_PLAN = re.compile(r"^(?:i|i'm|i'll|i've|i'd|you|he|she|they|he's|she's|they're|thanks|thank)\b",
+                          re.IGNORECASE)
 # "Agreed." on its own settles only a plan before it, not an opinion ("The new logo looks great." - "Agreed.").
 AGREED_ALONE = re.compile(r"^(?:(?:yes|yeah|ok|okay)[,.]?\s+)?(?:agreed|i agree|we agree)[.!]?$", re.IGNORECASE)
 A_PLAN = re.compile(r"\b(?:we|let's|let us|should|need to|must|have to|shall)\b", re.IGNORECASE)

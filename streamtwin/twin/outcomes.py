@@ -46,6 +46,17 @@ def _restated(after_yes: str, plan: str) -> str:
     return after_yes if len(said) >= 2 and said & key_words(plan) else ""
 
 
+def _plan_said_next(sentence: str, following: list[str]) -> str:
+    """ "Let's try it. Thirty minutes from next month.": after settling words, the same voice's next sentence when it
+    says what is done (a statement of its own, not the speaker's errand, a question or the meeting's course)."""
+    if not (settle.SETTLES_NEXT.match(sentence) and following):
+        return ""
+    said = following[0]
+    plan = (not said.endswith("?") and len(key_words(said)) >= 2 and not settle.NOT_THE_PLAN.match(said)
+            and not settle.MEETING_COURSE.search(said))
+    return said if plan else ""
+
+
 @dataclass
 class OutcomeReader:
     decisions: list[str] = field(default_factory=list)
@@ -114,9 +125,7 @@ class OutcomeReader:
             after_yes = following[0] if settle.CLOSER.match(sentence) and following else ""
             restated = _restated(after_yes, proposal)
             taken = settle.ACCEPT.match(sentence) or settle.ACCEPT.match(after_yes)  # "Yes, let's.", "Yeah. Do it."
-            # "Let's try it. Thirty minutes from next month.": the plan as the one who took it up says it
-            said_next = following[0] if settle.SETTLES_NEXT.match(sentence) and following and self._says_the_plan(
-                following[0]) else ""
+            said_next = _plan_said_next(sentence, following)  # the plan as the one who took it up says it
             if taken or _echoes(sentence, proposal) or restated:
                 self._decided(restated or (f"{proposal}; {said_next}" if said_next else proposal))
                 self._proposal = None
@@ -208,8 +217,8 @@ class OutcomeReader:
     def _decision(self, sentence: str, following: list[str]) -> None:
         if sentence.endswith("?"):
             return  # "Did we decide ...?" decides nothing
-        if settle.SETTLES_NEXT.match(sentence) and following and self._says_the_plan(following[0]):
-            self._decided(following[0])  # "Let's try it. Thirty minutes from next month, new bookings only."
+        if said_next := _plan_said_next(sentence, following):
+            self._decided(said_next)  # "Yeah, do it. Heavy hinges."
             return
         match = settle.DECISION.search(sentence)
         if not match:
@@ -231,13 +240,6 @@ class OutcomeReader:
                 return  # "The new logo looks great." - "Agreed.": an opinion shared, nothing settled
             what = self._before  # "We keep Fridays. It's settled."
         self._decided(what)
-
-    @staticmethod
-    def _says_the_plan(sentence: str) -> bool:
-        """Whether the sentence after "Do it." says what is done: a statement of its own, not the speaker's errand,
-        a question, or the meeting's course."""
-        return (not sentence.endswith("?") and len(key_words(sentence)) >= 2 and not settle.NOT_THE_PLAN.match(sentence)
-                and not settle.MEETING_COURSE.search(sentence))
 
     def _decided(self, what: str) -> None:
         what = what.strip(" .:,")
