@@ -30,6 +30,8 @@ DUE = re.compile(
     rf")\b",
     re.IGNORECASE,
 )
+# "to", "onto", "into" just before a day: the day is where something goes ("swap onto Sunday morning").
+_MOVED_TO = re.compile(r"\b(?:to|onto|into)\s+$", re.IGNORECASE)
 DATE = re.compile(rf"\b({DAY}|{ORDINAL}|{MONTH})\b", re.IGNORECASE)
 NOT_DATE = re.compile(rf"\bnot\s+(?:on\s+|the\s+)?({DAY}|{ORDINAL}|{MONTH})\b", re.IGNORECASE)
 
@@ -43,8 +45,9 @@ def task_and_due(task: str) -> tuple[str, str]:
     """A task's words and its due date: "fix the bug by Friday, please" -> ("fix the bug", "Friday").
 
     A deadline ("by", "before", "until") wins over a day the task is about: "confirm the pump truck for Thursday by
-    noon tomorrow" is due at noon tomorrow, and keeps its "for Thursday"."""
-    found = list(DUE.finditer(task))
+    noon tomorrow" is due at noon tomorrow, and keeps its "for Thursday".  A day something is moved to is what the
+    task is about, not when it is due: "move the meeting to Friday" keeps its words and has no due date."""
+    found = [m for m in DUE.finditer(task) if not _MOVED_TO.search(task, 0, m.start())]
     due_match = next((m for m in found if m.group("by")), found[0] if found else None)
     due = due_match.group(2) if due_match else ""
     # What the task is about stays in its words: another day beside a deadline, "Saturday's field trip".

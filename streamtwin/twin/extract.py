@@ -141,6 +141,13 @@ class RuleExtractor:
         """Who is to do what, if this sentence says so (nobody, when it is only imagined)."""
         if say.HEDGED.match(sentence):
             return
+        needs = say.NEEDS_DOING.match(sentence)
+        # "Ben, the invoice still needs sending."; read before the requests: "Eli, the fence needs fixing, can you
+        # handle that?" asks for the fixing.
+        if self._named(needs):
+            task = f"{needs.group('verb')} {needs.group('what')[:1].lower()}{needs.group('what')[1:]}{needs.group('rest')}"
+            self._assigned(self._named(needs), task, sentence, asked=True)
+            return
         for pattern in (say.REQUEST, say.LATE_REQUEST, say.ACTION_ITEM_FOR, say.ACTION_ITEM_TO, say.LETS_HAVE,
                         say.IN_CHARGE):
             match = pattern.search(sentence)
@@ -149,17 +156,12 @@ class RuleExtractor:
                 asked = pattern not in (say.ACTION_ITEM_FOR, say.IN_CHARGE)
                 self._assigned(name, match.group("task"), sentence, asked=asked)
                 return
-        needs = say.NEEDS_DOING.match(sentence)
-        if self._named(needs):  # "Ben, the invoice still needs sending."
-            task = f"{needs.group('verb')} {needs.group('what')[:1].lower()}{needs.group('what')[1:]}{needs.group('rest')}"
-            self._assigned(self._named(needs), task, sentence, asked=True)
-            return
         them = say.CAN_THEY.match(sentence)
         if self._named(them) and say.opens_with_task_verb(them.group("task")):
             self._assigned(self._named(them), them.group("task"), sentence, asked=True)  # "Can Eli book the van?"
             return
-        ordered = say.IMPERATIVE.match(sentence)
-        if self._named(ordered) and say.imperative(order := say.without_aside(ordered.group("task"))):
+        ordered = say.IMPERATIVE.match(say.without_tag(sentence))
+        if self._named(ordered) and say.imperative(order := say.without_you(say.without_aside(ordered.group("task")))):
             self._assigned(self._named(ordered), order, sentence, asked=True)
             return
         late = say.LATE_IMPERATIVE.match(sentence)

@@ -91,7 +91,8 @@ LEAD = (r"(?:(?i:ok(?:ay)?|great|nice|good|so|and|right|then|yes|now|also|actual
         r"meanwhile|by the way)[,.!]?\s+)*")
 
 # "<Name>, please fix ...", "<Name>, could you look into ...", "<Name>, I'd like you to draft ...".
-REQUEST = re.compile(rf"^{LEAD}(?P<name>{NAME}),?\s+{_ASK}\s+(?P<task>.+)")
+# A remark to them may come first: "Omar, you did it last time, can you phone the coach firm?".
+REQUEST = re.compile(rf"^{LEAD}(?P<name>{NAME})(?:,\s+[^,?.!]{{3,80}},\s+|,?\s+){_ASK}\s+(?P<task>.+)")
 # "<Name>, fix the rota this afternoon.": an imperative after the name (a statement, not a question).
 IMPERATIVE = re.compile(rf"^{LEAD}(?P<name>{NAME}),\s+(?P<task>[a-z][^?]*)[.!]?$")
 # "Then send me the course link by Friday, Oluwaseun.": the order first, the name last.
@@ -136,6 +137,28 @@ NOT_VERBS = frozenset(
     """last next previous every each one two three four five six seven eight nine ten twenty thirty forty fifty
     hundred""".split()
 )
+# Nor with a comparative, a participle or a past tense, however a name before it looks: "Cheaper, easier to carry.",
+# "Northfield, starting Monday, ...", "Harbour Road, finished last week." ("bring", "swing", "need" are orders).
+_NOT_AN_ORDER = re.compile(r"^(?:\w+ier|(?!(?:string|spring)\b)\w{3,}ing|\w{3,}(?<!e)ed)\b", re.IGNORECASE)
+# "Tom, you take the minutes.": an order may name its doer again (not "you look tired", "you keep saying that").
+_YOU_ORDER = re.compile(r"^you\s+(?=(?P<verb>\w+)\b)", re.IGNORECASE)
+# "..., yeah?", "..., right?": a tag that asks for a yes turns no order into a question.
+_TAG_QUESTION = re.compile(r",\s+(?:yeah|yes|right|okay|ok|alright|all right|yep)\?$", re.IGNORECASE)
+
+
+def without_tag(sentence: str) -> str:
+    """ "Dana, you order the cake, right?" -> "Dana, you order the cake." """
+    return _TAG_QUESTION.sub(".", sentence)
+
+
+def without_you(order: str) -> str:
+    """ "you take the minutes" -> "take the minutes", when a verb of tasks follows the "you"."""
+    you = _YOU_ORDER.match(order)
+    if you and you.group("verb").lower() in TASK_VERBS - {"look", "keep", "let"}:
+        return order[you.end():]
+    return order
+
+
 # "Can you send me the contract by Monday, Ravi?": the name ends the request.
 LATE_REQUEST = re.compile(rf"^{LEAD}{_ASK}\s+(?P<task>.+?),\s+(?P<name>{NAME})[.?!]*$")
 # "Action item for Kim: renew the permits." / "Action item: Kim to renew the permits."
@@ -284,7 +307,9 @@ IN_THE_MOMENT = re.compile(
     r"settle down|quiet down|keep it down|shut up|hurry up|gather round|listen up|go (?:back )?(?:to bed|home)\b|"
     r"(?:have|get) some (?:sleep|rest)\b|"
     # a thought, not a task: "I'll think about it.", "Let me sleep on it."
-    r"think (?:about|it over)|have a think|sleep on it|mull (?:it|that) over)",
+    r"think (?:about|it over)|have a think|sleep on it|mull (?:it|that) over|know\b|understand\b|believe\b|"
+    # a thing handed across the room: "Can you pass me that rag?", "Hand me those pliers."
+    r"(?:pass|hand) (?:me|us)\b)",
     re.IGNORECASE,
 )
 THANKED = re.compile(rf"^(?:thanks|thank you|great|okay|ok|good|yes)[,.!]?\s+(?:{NAME}[,.!]?(?:\s+|$))?",
@@ -396,7 +421,7 @@ def imperative(task: str) -> bool:
     milk, the papers": a word on its own before a comma is an item, unless it is a verb of tasks or an order
     follows it, as in "tomorrow, send the deck")?"""
     words = task.split()
-    if len(words) < 2 or words[0].lower().strip(",.") in NOT_VERBS:
+    if len(words) < 2 or words[0].lower().strip(",.") in NOT_VERBS or _NOT_AN_ORDER.match(words[0]):
         return False
     listed = words[0].endswith(",") and words[0].lower().strip(",") not in TASK_VERBS
     return not listed or opens_with_task_verb(" ".join(words[1:]))
