@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from streamtwin.twin import change_phrasings as change_say
+from streamtwin.twin import order_phrasings as orders
 from streamtwin.twin import phrasings as say
 from streamtwin.twin import task_changes as changes
 from streamtwin.twin.addressing import Addressing
@@ -160,13 +161,14 @@ class RuleExtractor:
         if self._named(them) and say.opens_with_task_verb(them.group("task")):
             self._assigned(self._named(them), them.group("task"), sentence, asked=True)  # "Can Eli book the van?"
             return
-        ordered = say.IMPERATIVE.match(say.without_tag(sentence))
-        if self._named(ordered) and say.imperative(order := say.without_you(say.without_aside(ordered.group("task")))):
+        ordered = orders.IMPERATIVE.match(orders.without_tag(sentence))
+        order = orders.without_you(orders.without_aside(ordered.group("task"))) if ordered else ""
+        if self._named(ordered) and orders.imperative(order):
             self._assigned(self._named(ordered), order, sentence, asked=True)
             return
-        late = say.LATE_IMPERATIVE.match(sentence)
-        if self._named(late) and say.imperative(order := late.group("task").lower()[:1] + late.group("task")[1:]) \
-                and say.opens_with_task_verb(order) and not say.PLEASANTRY.match(order):
+        late = orders.LATE_IMPERATIVE.match(sentence)
+        if self._named(late) and orders.imperative(order := late.group("task").lower()[:1] + late.group("task")[1:]) \
+                and say.opens_with_task_verb(order) and not orders.PLEASANTRY.match(order):
             self._assigned(self._named(late), order, sentence, asked=True)
             return
         handed = change_say.HAND_TO.search(sentence)
@@ -331,7 +333,7 @@ class RuleExtractor:
         task = say.OPENING_ADVERB.sub("", task.strip())
         text = say.resolved(task_and_due(say.CLAUSE_END.split(task)[0])[0], self._subject)
         due = task_and_due(task)[1] or task_and_due(sentence)[1]
-        if len(key_words(text)) < 1 or say.in_the_moment(text):
+        if len(key_words(text)) < 1 or orders.in_the_moment(text):
             return
         for item in reversed(self.items):
             if same_entry(item.text, text):  # said again: the newer words refine it
