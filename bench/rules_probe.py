@@ -5,7 +5,7 @@ and scores the draft as ``bench.understanding`` does (:mod:`bench.scoring`).  No
 probes written apart from the evaluation set (``samples/probes``), to see at once whether the grammar reads an
 author it never saw.  ``bench.understanding --mode gold`` is the reference figure on ``samples/eval``.
 
-With ``--restate``, the decisions and open questions that lean on context are then restated by the default local
+With ``--restate``, the decisions, open questions and tasks that lean on context are then restated by the default local
 model as a twin update restates them (:mod:`streamtwin.twin.standalone`): the model's share, measured alone
 (about 6 s per entry on a 2-core CPU).
 
@@ -61,7 +61,8 @@ async def restated(
             request = ChatRequest(window.render(standalone.instruction(kind, entry, lines[at])).messages,
                                   max_tokens=standalone.REPLY_TOKENS)
             reply = "".join([item.text async for item in backend.stream(request) if isinstance(item, Delta)])
-            text = standalone.accepted(kind, entry, reply, standalone.evidence(lines, at))
+            owner = standalone.owner_of(draft, kind, entry)
+            text = standalone.accepted(kind, entry, reply, standalone.evidence(lines, at), owner)
             if verbose:
                 print(f"{conversation['name']} restated {kind[:-1]}: {entry!r}\n  model: {reply.strip()!r}\n  "
                       + (f"kept: {text!r}" if text else "not kept"))

@@ -1,11 +1,11 @@
-"""Decisions and open questions restated to stand alone (streamtwin.twin.standalone): which entries lean on
+"""Decisions, open questions and tasks restated to stand alone (streamtwin.twin.standalone): which entries lean on
 context, the lines the model is shown, and which restatements may replace an entry."""
 
 from __future__ import annotations
 
-from streamtwin.twin.heard import key_words
+from streamtwin.twin.heard import HeardIndex, key_words
 from streamtwin.twin.standalone import (
-    Restatements, accepted, context_for, evidence, instruction, leans_on_context, where_said,
+    Restatements, accepted, context_for, evidence, instruction, leans_on_context, owner_of, where_said,
 )
 
 LINES = [
@@ -80,3 +80,42 @@ def test_each_entry_is_tried_once_and_the_rules_finding_it_again_find_the_restat
     restatements.record("open_questions", "after that", "")  # not kept: tried, and left as it was
     assert restatements.wanted({"decisions": [], "open_questions": ["after that"]}) == []
     assert restatements.apply({"open_questions": ["after that"]})["open_questions"] == ["after that"]
+
+
+def test_a_task_that_points_back_is_restated_once_and_the_restatement_is_a_task():
+    restatements = Restatements()
+    state = {"action_items": [{"text": "ring them", "owner": "Raj", "due": ""},
+                              {"text": "book the big van for the festival", "owner": "Mona", "due": ""}]}
+    assert restatements.wanted(state) == [("action_items", "ring them")]  # a whole task stands as said
+    assert restatements.wanted({"action_items": [{"text": "chase him", "owner": "Raj", "due": ""}]}) == [
+        ("action_items", "chase him")]
+    said = accepted("action_items", "ring them", "Raj will ring the hire place about the big van.", HEARD)
+    assert said == "ring the hire place about the big van"  # no owner before it, no full stop, a task's case
+    assert accepted("action_items", "ring them", "Ring the minibus company.", HEARD) == ""  # nobody said that
+    assert accepted("action_items", "ring them", "Should Raj ring the hire place?", HEARD) == ""
+    # what a task's "them" stands for is never whoever does it
+    assert accepted("action_items", "ring them", "Ring Raj about the big van.", HEARD, owner="Raj") == ""
+    assert accepted("action_items", "ring them", "Ring the hire place about the van.", HEARD, owner="Raj") != ""
+    assert accepted("action_items", "ring them", "Ring the hire place about Raj's van.", HEARD, owner="Raj") != ""
+    assert owner_of(state, "action_items", "ring them") == "Raj"
+    assert owner_of(state, "decisions", "ring them") == ""
+    assert "task that says what is to be done" in instruction("action_items", "ring them", LINES[3])
+    restatements.record("action_items", "ring them", said)
+    assert restatements.wanted(state) == []
+    shown = restatements.apply(state)["action_items"]
+    assert shown[0] == {"text": "ring the hire place about the big van", "owner": "Raj", "due": ""}
+    assert shown[1] == state["action_items"][1]
+
+
+def test_a_restated_task_belongs_to_whoever_said_it_in_its_own_words():
+    heard = HeardIndex()
+    heard.add("Ana: The council has to hear about the parking suspension.", "Ana")
+    heard.add("Bo: Typical, the week we move.", "Bo")
+    heard.add("Ana: Somebody should tell them today.", "Ana")
+    heard.add("Raj: I'll ring them first thing.", "Raj")
+    restated = "ring the council about the parking suspension"
+    assert heard.owner_said_with("Raj", "ring them")
+    assert not heard.owner_said_with("Raj", restated)  # its new words were Ana's
+    heard.restated(restated, "ring them")
+    assert heard.owner_said_with("Raj", restated)
+    assert not heard.owner_said_with("Ana", restated)

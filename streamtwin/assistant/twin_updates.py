@@ -191,8 +191,11 @@ class TwinUpdater:
                     reply = await self.caller.collect(request, RESTATE_BUDGET_S)
                 except TimeoutError:
                     return changed
-                restated = standalone.accepted(kind, entry, reply, standalone.evidence(lines, at))
+                owner = standalone.owner_of(self.twin.state, kind, entry)
+                restated = standalone.accepted(kind, entry, reply, standalone.evidence(lines, at), owner)
             self.restatements.record(kind, entry, restated)
+            if restated and kind == standalone.ITEMS:
+                self.heard.restated(restated, entry)  # its owner is whoever the words said were
             if restated:
                 changed.append([entry, restated])
         return changed

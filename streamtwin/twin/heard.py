@@ -106,6 +106,7 @@ class HeardIndex:
         self.lines: list[str] = []
         self._said: list[_Line] = []
         self._voices: dict[str, str] = {}  # a voice's label -> the name it is known by now
+        self._restated: dict[str, str] = {}  # a task restated to stand alone -> the words it was said in
 
     @classmethod
     def of(cls, text: str) -> HeardIndex:
@@ -152,9 +153,9 @@ class HeardIndex:
         that names them ("Carol, can you ...?" - "Sure, I'll fix ..."), is thanked by name right after
         ("I'll ask the admin team." - "Thanks, Anna.") or taken on by them right after ("Can someone ...?" -
         "I'll do it.", or a line later by its name: "I'll take the rota.").  A name heard elsewhere in the meeting
-        ties nobody."""
+        ties nobody.  A task restated to stand alone is judged by the words it was said in."""
         name = set(name_tokens(owner))
-        words = key_words(task)
+        words = key_words(self._restated.get(task, task))
         if not name or not words:
             return bool(name)
         for index, line in enumerate(self._said):
@@ -170,6 +171,11 @@ class HeardIndex:
             if self._said_by(line, name) or name <= line.tokens or asked or thanked or volunteered or taken:
                 return True
         return False
+
+    def restated(self, task: str, said: str) -> None:
+        """``task`` is ``said`` restated to stand alone ("ring the council about the suspension" for "ring them"):
+        who it belongs to is judged by the words that were said."""
+        self._restated[task] = said
 
     def _said_by(self, line: _Line, name: set[str]) -> bool:
         return name <= line.by or (bool(line.voice) and name <= set(name_tokens(self._voices.get(line.voice, ""))))

@@ -1,8 +1,8 @@
-"""Decisions and open questions that stand alone: the model names what "it" or a bare word stood for.
+"""Decisions, open questions and tasks that stand alone: the model names what "it" or a bare word stood for.
 
 The rules catch the moment a matter is settled ("Forty-two it is.", "Okay. We're not sending it out.") but not
 the thing settled, which was said lines before; a twin that lists "Forty-two" as a decision tells a viewer who
-missed the meeting nothing.  Resolving "it" takes the whole recent context, the model's strength, so an entry
+missed the meeting nothing, nor does a task "ring them" or "chase him".  Resolving "it" takes the whole recent context, the model's strength, so an entry
 that leans on context is restated by the model, and the restatement is kept only when it still says what the entry
 said and what it adds is mostly words said in the lines around it (a small model may otherwise bring in a word
 nobody said; it can still be wrong in detail, and give the scarf to the wrong person).
@@ -16,12 +16,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from streamtwin.twin.heard import key_words
+from streamtwin.twin.heard import key_words, name_tokens
 
 KINDS = ("decisions", "open_questions")
+ITEMS = "action_items"  # restated by their text: "ring them" -> "ring the council about the parking suspension"
 REPLY_TOKENS = 80  # one sentence
 # Words that point back to something said before.
 _POINTS_BACK = re.compile(r"\b(?:it|its|that|this|them|those|these|one|ones|there|the same)\b", re.IGNORECASE)
+# ... and in a task, who it is done to ("chase him", "ring her back"): a task's own words are few anyway.
+_TASK_POINTS_BACK = re.compile(r"\b(?:it|that|this|them|those|these|him|her|one|ones|there)\b", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"\b[\w-]+'s\b")
+# "Ayesha will ring the council": the task without the owner the model may put before it.
+_OWNER_FIRST = re.compile(r"^[A-Z][\w'-]* (?:will|is going to|is to|should|needs to|has to) ")
 _CONTEXT_BEFORE = 8  # lines before the entry's own: where its subject was said
 _CONTEXT_AFTER = 2
 _MAX_WORDS = 30
@@ -74,8 +80,11 @@ def evidence(lines: list[str], at: int) -> set[str]:
 def instruction(kind: str, entry: str, said_in: str) -> str:
     """The task after the transcript (the context window's front, which the model has cached): restate ``entry``,
     said in the line ``said_in``."""
-    settled, form = ("the group decided", "sentence that says what was decided about what") if kind == "decisions" \
-        else ("this was left open", "question that says what is still undecided")
+    settled, form = {
+        "decisions": ("the group decided", "sentence that says what was decided about what"),
+        "open_questions": ("this was left open", "question that says what is still undecided"),
+        ITEMS: ("someone is to do this", "task that says what is to be done to what or whom"),
+    }[kind]
     return (
         f"A note of this meeting says {settled}: \"{entry}\" (from the line \"{_TIMESTAMP.sub('', said_in).strip()}\"). "
         "Someone who was not there cannot tell what that is about. Rewrite the note as one complete "
@@ -84,27 +93,41 @@ def instruction(kind: str, entry: str, said_in: str) -> str:
     )
 
 
-def accepted(kind: str, entry: str, reply: str, heard: set[str]) -> str:
+def accepted(kind: str, entry: str, reply: str, heard: set[str], owner: str = "") -> str:
     """The model's restatement of ``entry``, cleaned, or "" when it is not fit to replace it: not one short
     sentence, no longer what the entry said (half its content words gone), a question where a decision was (or
     the reverse), or what it adds not mostly words of the lines it was shown (``heard``: their key words; one
-    word of its own per two of theirs, as a paraphrase needs)."""
+    word of its own per two of theirs, as a paraphrase needs).  A task's "him" or "them" is never its own
+    ``owner`` ("Tunde, can you chase him?" restated "chase Tunde": a small model's usual slip)."""
     text = " ".join(reply.strip().strip("\"'`").split())
     text = _ECHOED_LINE.sub("", text)  # '... red scarf from the line "Freya: ..."': the instruction said back
     framed = list(_PREAMBLE.finditer(text))  # "The group decided to ...", "X was late, and the group decided to ..."
     text = text[framed[-1].end():].strip(" \"'") if framed else text
     if not text or "\n" in reply.strip() or len(text.split()) > _MAX_WORDS:
         return ""
-    text = text[0].upper() + text[1:]
-    if (kind == "decisions") == text.endswith("?"):
-        if kind == "decisions":
+    if kind == ITEMS:
+        text = _OWNER_FIRST.sub("", text)
+        named = set(name_tokens(_POSSESSIVE.sub("", text))) - set(name_tokens(entry))  # "Kofi's old job" is no one
+        if owner and set(name_tokens(owner)) & named:
+            return ""
+        text = text[0].lower() + text[1:] if text[1:2].islower() else text  # "Ring the lab" -> "ring the lab"
+    else:
+        text = text[0].upper() + text[1:]
+    if (kind == "open_questions") != text.endswith("?"):
+        if kind != "open_questions":
             return ""
         text = text.rstrip(".!") + "?"
     said, kept = key_words(text), key_words(entry)
     added = said - kept - _FREE_WORDS  # what it names that the entry did not: the point of restating
     if 2 * len(said & kept) < len(kept) or len(added & heard) < max(1, 2 * len(added - heard)):
         return ""
-    return text.rstrip(".") if kind == "decisions" else text
+    return text if kind == "open_questions" else text.rstrip(".")
+
+
+def owner_of(state: dict[str, Any], kind: str, entry: str) -> str:
+    """Who ``state`` gives the task ``entry`` to ("" for a decision or an open question)."""
+    items = state.get(ITEMS, []) if kind == ITEMS else []
+    return next((item.get("owner", "") for item in items if isinstance(item, dict) and item.get("text") == entry), "")
 
 
 @dataclass
@@ -118,11 +141,17 @@ class Restatements:
     def wanted(self, state: dict[str, Any]) -> list[tuple[str, str]]:
         """(kind, entry) of ``state`` that lean on context and were not tried yet.  An open question asked as a
         question ("Could we get a locum?") is left as it was asked: the model's rewrites of those read worse
-        ("What is the status of the locum?"); a fragment ("where we'd put it") is restated."""
+        ("What is the status of the locum?"); a fragment ("where we'd put it") is restated, and so is a task that
+        points back ("ring them", "chase him")."""
+        tasks = [item.get("text") for item in state.get(ITEMS, []) if isinstance(item, dict)]
         return [
             (kind, entry) for kind in KINDS for entry in state.get(kind, [])
             if isinstance(entry, str) and (kind, entry) not in self._done and entry not in self._done.values()
             and leans_on_context(entry) and not (kind == "open_questions" and entry.rstrip().endswith("?"))
+        ] + [
+            (ITEMS, task) for task in dict.fromkeys(tasks)
+            if isinstance(task, str) and (ITEMS, task) not in self._done and task not in self._done.values()
+            and _TASK_POINTS_BACK.search(task)
         ]
 
     def record(self, kind: str, entry: str, restated: str) -> None:
@@ -137,4 +166,10 @@ class Restatements:
                     for entry in state[kind]
                 ]
                 out[kind] = list(dict.fromkeys(entries))
+        if isinstance(state.get(ITEMS), list):
+            out[ITEMS] = [
+                {**item, "text": self._done.get((ITEMS, item.get("text")), "") or item["text"]}
+                if isinstance(item, dict) and isinstance(item.get("text"), str) else item
+                for item in state[ITEMS]
+            ]
         return out
