@@ -76,6 +76,7 @@ PURE = {
     "streamtwin.twin.model",
     "streamtwin.twin.phrasings",
     "streamtwin.twin.change_phrasings",
+    "streamtwin.twin.order_phrasings",
     "streamtwin.twin.revisable",
     "streamtwin.twin.verifier",
     "streamtwin.twin.vote",
