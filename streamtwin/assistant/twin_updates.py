@@ -195,7 +195,7 @@ class TwinUpdater:
                 restated = standalone.accepted(kind, entry, reply, standalone.evidence(lines, at), owner)
             self.restatements.record(kind, entry, restated)
             if restated and kind == standalone.ITEMS:
-                self.heard.restated(restated, entry)  # its owner is whoever the words said were
+                self.heard.restated(restated, entry)  # its owner is judged by the words as said
             if restated:
                 changed.append([entry, restated])
         return changed

@@ -2,10 +2,11 @@
 
 The rules catch the moment a matter is settled ("Forty-two it is.", "Okay. We're not sending it out.") but not
 the thing settled, which was said lines before; a twin that lists "Forty-two" as a decision tells a viewer who
-missed the meeting nothing, nor does a task "ring them" or "chase him".  Resolving "it" takes the whole recent context, the model's strength, so an entry
-that leans on context is restated by the model, and the restatement is kept only when it still says what the entry
-said and what it adds is mostly words said in the lines around it (a small model may otherwise bring in a word
-nobody said; it can still be wrong in detail, and give the scarf to the wrong person).
+missed the meeting nothing, nor does a task "ring them" or "chase him".  Resolving "it" takes the whole recent
+context, the model's strength, so an entry that leans on context is restated by the model, and the restatement is
+kept only when it still says what the entry said and what it adds is mostly words said in the lines around it (a
+small model may otherwise bring in a word nobody said; it can still be wrong in detail, and give the scarf, or the
+"them" of a task, to the wrong one).
 
 Plain module: the prompt goes out and the reply comes back through the caller (twin_updates.py).
 """
@@ -24,7 +25,7 @@ REPLY_TOKENS = 80  # one sentence
 # Words that point back to something said before.
 _POINTS_BACK = re.compile(r"\b(?:it|its|that|this|them|those|these|one|ones|there|the same)\b", re.IGNORECASE)
 # ... and in a task, who it is done to ("chase him", "ring her back"): a task's own words are few anyway.
-_TASK_POINTS_BACK = re.compile(r"\b(?:it|that|this|them|those|these|him|her|one|ones|there)\b", re.IGNORECASE)
+_TASK_POINTS_BACK = re.compile(rf"\b(?:him|her)\b|{_POINTS_BACK.pattern}", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"\b[\w-]+'s\b")
 # "Ayesha will ring the council": the task without the owner the model may put before it.
 _OWNER_FIRST = re.compile(r"^[A-Z][\w'-]* (?:will|is going to|is to|should|needs to|has to) ")
